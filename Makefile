@@ -1,0 +1,49 @@
+# toolhub — `make help` lists the targets.
+SHELL := /bin/bash
+export PATH := $(PATH):/usr/local/go/bin
+GO      ?= go
+BIN     := bin
+ADDR    ?= 127.0.0.1:8765
+
+.DEFAULT_GOAL := help
+
+.PHONY: help
+help: ## Show this help
+	@awk 'BEGIN {FS = ":.*## "} /^[a-zA-Z_-]+:.*## / {printf "  \033[36m%-12s\033[0m %s\n", $$1, $$2}' $(MAKEFILE_LIST)
+
+.PHONY: setup
+setup: ## Install missing Debian packages and the npm test servers
+	@./scripts/install-system.sh
+	@./scripts/install-tools.sh
+
+.PHONY: build
+build: ## Build bin/toolhub (pure Go, CGO_ENABLED=0)
+	@mkdir -p $(BIN)
+	CGO_ENABLED=0 $(GO) build -o $(BIN)/toolhub ./cmd/toolhub
+
+.PHONY: run
+run: setup build ## Set up, build and serve MCP over HTTP on $(ADDR) with the embedded defaults
+	$(BIN)/toolhub serve --http $(ADDR)
+
+.PHONY: test
+test: setup build ## Set up and run every test (race detector, npm servers, conformance)
+	$(GO) vet ./...
+	$(GO) test -race -count=1 -timeout 20m ./...
+
+.PHONY: test-short
+test-short: ## Run the fast tests only (no npm servers, no child-process suites)
+	$(GO) test -race -short ./...
+
+.PHONY: bench
+bench: setup build ## Run the Go benchmarks and the toolhub bench suite
+	$(GO) test -run '^$$' -bench . -benchmem ./...
+	$(BIN)/toolhub bench catalog
+
+.PHONY: lint
+lint: ## gofmt and go vet
+	@out=$$(gofmt -l $$(git ls-files '*.go')); if [[ -n "$$out" ]]; then echo "gofmt needed:"; echo "$$out"; exit 1; fi
+	$(GO) vet ./...
+
+.PHONY: clean
+clean: ## Remove build outputs
+	rm -rf $(BIN)

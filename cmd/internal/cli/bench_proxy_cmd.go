@@ -1,0 +1,118 @@
+package cli
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+
+	"github.com/spf13/cobra"
+
+	"github.com/toolhub/toolhub/cmd/internal/bench"
+)
+
+// Targets the proxy benchmark reports against.
+const (
+	targetInProcessCallsPerSec = 5000
+	targetIdleRSSMiB           = 40
+)
+
+func newBenchProxyCommand(g *globals) *cobra.Command {
+	var opts bench.ProxyOptions
+	var asJSON bool
+	cmd := &cobra.Command{
+		Use:   "proxy",
+		Short: "Compare calling a tool directly with calling it through toolhub",
+		Long: `Calls server-everything's echo tool three ways, interleaved call by call: an
+MCP client talking to server-everything over stdio, the same through
+"toolhub serve" (stdio, started as a child) and through "toolhub serve --http".
+Reports p50/p99 latency, calls/s, toolhub's CPU time per call (from
+/proc/<pid>/stat) and its resident memory, idle and after the run, with the
+ratios to the direct path. Then measures an in-process echo through the hub
+with concurrent callers (target ≥ 5,000 calls/s).
+
+server-everything is looked up in .tools/node_modules/.bin above the current
+directory unless --everything names it.`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			if opts.Everything == "" {
+				path, err := findEverything()
+				if err != nil {
+					return usageError("%v", err)
+				}
+				opts.Everything = path
+			}
+			rep, err := bench.RunProxy(cmd.Context(), opts)
+			if err != nil {
+				return err
+			}
+			if asJSON {
+				return writeJSON(g.stdio.Out, rep)
+			}
+			printProxyReport(g.stdio.Out, rep)
+			return nil
+		},
+	}
+	f := cmd.Flags()
+	f.StringVar(&opts.Everything, "everything", "", "path of mcp-server-everything")
+	f.IntVar(&opts.Calls, "calls", 1000, "measured calls per path")
+	f.IntVar(&opts.Warmup, "warmup", 100, "unmeasured calls per path first")
+	f.IntVar(&opts.InProcessCalls, "inprocess-calls", 50_000, "calls in the in-process run")
+	f.IntVar(&opts.InProcessWorkers, "inprocess-workers", 8, "concurrent callers in the in-process run")
+	f.BoolVar(&asJSON, "json", false, "print JSON")
+	return cmd
+}
+
+// findEverything looks for .tools/node_modules/.bin/mcp-server-everything in
+// the current directory and its parents.
+func findEverything() (string, error) {
+	dir, err := os.Getwd()
+	if err != nil {
+		return "", err
+	}
+	for {
+		p := filepath.Join(dir, ".tools", "node_modules", ".bin", "mcp-server-everything")
+		if _, err := os.Stat(p); err == nil {
+			return p, nil
+		}
+		parent := filepath.Dir(dir)
+		if parent == dir {
+			return "", errors.New("mcp-server-everything not found under .tools: run scripts/install-tools.sh or pass --everything")
+		}
+		dir = parent
+	}
+}
+
+func printProxyReport(w io.Writer, rep *bench.ProxyReport) {
+	fmt.Fprintf(w, "echo through toolhub: %d calls per path, interleaved\n", rep.Calls)
+	t := newTable(w, "PATH", "P50", "P99", "CALLS/S", "HUB CPU/CALL", "HUB RSS IDLE", "HUB RSS AFTER", "P50 ×", "P99 ×")
+	for _, p := range rep.Paths {
+		t.row(p.Name, humanDuration(p.Latency.P50), humanDuration(p.Latency.P99), fmt.Sprintf("%.0f", p.CallsPerSec),
+			humanDuration(p.HubCPUPerCall), mib(p.HubIdleRSS), mib(p.HubRSS),
+			fmt.Sprintf("%.2f", p.P50Ratio), fmt.Sprintf("%.2f", p.P99Ratio))
+	}
+	_ = t.flush()
+	in := rep.InProcess
+	fmt.Fprintf(w, "\nin-process echo, %d workers on %d cores, %d calls (target ≥ %d calls/s):\n",
+		in.Workers, in.Cores, in.Calls, targetInProcessCallsPerSec)
+	fmt.Fprintf(w, "  hub.Call:              %8.0f calls/s  p50 %s  p99 %s\n",
+		in.HubCallsPerSec, humanDuration(in.HubLatency.P50), humanDuration(in.HubLatency.P99))
+	fmt.Fprintf(w, "  through the MCP server: %7.0f calls/s  p50 %s  p99 %s\n",
+		in.SurfaceCallsPerSec, humanDuration(in.SurfaceLatency.P50), humanDuration(in.SurfaceLatency.P99))
+	fmt.Fprintf(w, "\nidle RSS of toolhub serve (target < %d MiB):", targetIdleRSSMiB)
+	for _, p := range rep.Paths {
+		if p.HubIdleRSS > 0 {
+			fmt.Fprintf(w, "  %s %s", p.Name, mib(p.HubIdleRSS))
+		}
+	}
+	fmt.Fprintln(w)
+}
+
+// mib prints a byte count in MiB, or "-" when not measured.
+func mib(b int64) string {
+	if b <= 0 {
+		return "-"
+	}
+	return fmt.Sprintf("%.1f MiB", float64(b)/(1<<20))
+}

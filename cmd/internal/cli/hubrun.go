@@ -1,0 +1,97 @@
+package cli
+
+import (
+	"context"
+	"fmt"
+	"time"
+
+	"github.com/schollz/progressbar/v3"
+
+	"github.com/toolhub/toolhub/cmd/internal/daemon"
+	"github.com/toolhub/toolhub/hub"
+)
+
+// connectWait bounds how long a one-shot command waits for servers to connect.
+const connectWait = 60 * time.Second
+
+// startDaemon loads the config and starts the daemon's hub.
+func (g *globals) startDaemon(ctx context.Context) (*daemon.Daemon, error) {
+	cfg, err := g.loadConfig()
+	if err != nil {
+		return nil, err
+	}
+	d, err := daemon.New(daemon.Options{Config: cfg, Logger: g.logger()})
+	if err != nil {
+		return nil, asUsage(err)
+	}
+	d.Start(ctx)
+	return d, nil
+}
+
+// waitForServers waits until every server has connected or failed, showing a
+// spinner with the count on a terminal.
+func (g *globals) waitForServers(ctx context.Context, h *hub.Hub) error {
+	ctx, cancel := context.WithTimeout(ctx, connectWait)
+	defer cancel()
+	stop := g.showConnecting(h)
+	defer stop()
+	if err := h.WaitSettled(ctx); err != nil {
+		return fmt.Errorf("waiting for servers: %w", err)
+	}
+	return nil
+}
+
+// waitForTool waits until name is in the catalog or every server has settled.
+func (g *globals) waitForTool(ctx context.Context, h *hub.Hub, name string) error {
+	ctx, cancel := context.WithTimeout(ctx, connectWait)
+	defer cancel()
+	stop := g.showConnecting(h)
+	defer stop()
+	if _, err := h.WaitTool(ctx, name); err != nil {
+		return fmt.Errorf("waiting for servers: %w", err)
+	}
+	return nil
+}
+
+// showConnecting draws "connecting k/n servers" on stderr while a terminal
+// watches; it returns the function that clears it.
+func (g *globals) showConnecting(h *hub.Hub) func() {
+	total := len(h.Servers())
+	if total == 0 || !isTerminal(g.stdio.Err) {
+		return func() {}
+	}
+	bar := progressbar.NewOptions(total,
+		progressbar.OptionSetWriter(g.stdio.Err),
+		progressbar.OptionSetDescription("connecting to servers"),
+		progressbar.OptionShowCount(),
+		progressbar.OptionClearOnFinish(),
+		progressbar.OptionThrottle(100*time.Millisecond),
+	)
+	done := make(chan struct{})
+	go func() {
+		t := time.NewTicker(100 * time.Millisecond)
+		defer t.Stop()
+		for {
+			select {
+			case <-done:
+				return
+			case <-t.C:
+				_ = bar.Set(settledCount(h.Servers()))
+			}
+		}
+	}()
+	return func() {
+		close(done)
+		_ = bar.Finish()
+	}
+}
+
+func settledCount(sts []hub.ServerStatus) int {
+	n := 0
+	for _, st := range sts {
+		if st.State == hub.StateReady || st.State == hub.StateFailed {
+			n++
+		}
+	}
+	return n
+}

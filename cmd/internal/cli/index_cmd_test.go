@@ -1,0 +1,151 @@
+package cli
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/spf13/cobra"
+
+	"github.com/toolhub/toolhub/cmd/internal/config"
+	"github.com/toolhub/toolhub/retriever"
+)
+
+// runSub runs one top-level command built by newCmd, as Main would run it
+// under the root, and returns the exit status and output.
+func runSub(t *testing.T, newCmd func(*globals) *cobra.Command, configPath string, args ...string) (code int, stdout, stderr string) {
+	t.Helper()
+	var out, errOut bytes.Buffer
+	g := &globals{configPath: configPath, logLevel: "warn", stdio: Stdio{In: strings.NewReader(""), Out: &out, Err: &errOut}}
+	cmd := newCmd(g)
+	wrapArgs(cmd)
+	cmd.SetArgs(args)
+	cmd.SetOut(&out)
+	cmd.SetErr(&errOut)
+	cmd.SilenceUsage, cmd.SilenceErrors = true, true
+	cmd.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return asUsage(err) })
+	err := cmd.ExecuteContext(context.Background())
+	if err != nil && !errors.Is(err, errToolFailure) {
+		fmt.Fprintln(&errOut, "toolhub: "+err.Error())
+	}
+	return exitCode(err), out.String(), errOut.String()
+}
+
+// docsConfig writes a config whose documents section is docs (JSON) and
+// returns its path.
+func docsConfig(t *testing.T, docs string) string {
+	t.Helper()
+	path := filepath.Join(t.TempDir(), "toolhub.json")
+	writeFile(t, path, `{"mcpServers": {}, "documents": `+docs+`}`)
+	return path
+}
+
+func writeFile(t *testing.T, path, content string) {
+	t.Helper()
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(path, []byte(content), 0o600); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func TestIndexCommands(t *testing.T) {
+	src, idx := t.TempDir(), t.TempDir()
+	writeFile(t, filepath.Join(src, "a.md"), "# Walrus\n\nThe walrus basks on ice.")
+	writeFile(t, filepath.Join(src, "b.txt"), "Seals swim.")
+	writeFile(t, filepath.Join(src, "photo.png"), "png")
+	writeFile(t, filepath.Join(src, "scratch.tmp"), "excluded")
+	cfg := docsConfig(t, fmt.Sprintf(`{"dir": %q, "exclude": ["*.tmp"]}`, idx))
+
+	code, out, errOut := runSub(t, newIndexCommand, cfg, "add", src)
+	if code != 0 || !strings.Contains(out, "indexed 2, unchanged 0, removed 0, skipped 1, failed 0") ||
+		!strings.Contains(out, "skipped "+filepath.Join(src, "photo.png")+": binary file type .png") {
+		t.Fatalf("add: exit %d\n%s%s", code, out, errOut)
+	}
+
+	code, out, _ = runSub(t, newIndexCommand, cfg, "ls", "--json")
+	var docs []retriever.DocInfo
+	if err := json.Unmarshal([]byte(out), &docs); code != 0 || err != nil || len(docs) != 2 || docs[0].Title != "Walrus" {
+		t.Fatalf("ls --json: exit %d, %v: %s", code, err, out)
+	}
+	code, out, _ = runSub(t, newIndexCommand, cfg, "ls")
+	if code != 0 || !strings.Contains(out, "PATH") || !strings.Contains(out, filepath.Join(src, "b.txt")) {
+		t.Fatalf("ls: %s", out)
+	}
+
+	code, out, _ = runSub(t, newIndexCommand, cfg, "status")
+	for _, want := range []string{"documents:  2 (2 chunks)", "embedder:   none (search is BM25 only)", "roots:      " + src, "index:      " + idx} {
+		if code != 0 || !strings.Contains(out, want) {
+			t.Errorf("status lacks %q:\n%s", want, out)
+		}
+	}
+
+	code, out, _ = runSub(t, newIndexCommand, cfg, "rm", filepath.Join(src, "a.md"))
+	if code != 0 || !strings.Contains(out, "removed 1 documents") {
+		t.Fatalf("rm: %s", out)
+	}
+	code, out, _ = runSub(t, newIndexCommand, cfg, "add", "--json")
+	var rep retriever.IngestReport
+	if err := json.Unmarshal([]byte(out), &rep); code != 0 || err != nil || rep.Indexed != 1 || rep.Unchanged != 1 {
+		t.Fatalf("refresh: exit %d, %v: %s", code, err, out)
+	}
+}
+
+func TestIndexAddNeedsSomethingToIndex(t *testing.T) {
+	cfg := docsConfig(t, fmt.Sprintf(`{"dir": %q}`, t.TempDir()))
+	code, _, errOut := runSub(t, newIndexCommand, cfg, "add")
+	if code != exitUsage || !strings.Contains(errOut, "nothing to index") {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+}
+
+func TestIndexAddMissingPath(t *testing.T) {
+	cfg := docsConfig(t, fmt.Sprintf(`{"dir": %q}`, t.TempDir()))
+	code, _, errOut := runSub(t, newIndexCommand, cfg, "add", filepath.Join(t.TempDir(), "typo"))
+	if code != exitUsage || !strings.Contains(errOut, "no such file or directory") {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+}
+
+func TestIndexInUse(t *testing.T) {
+	idx := t.TempDir()
+	ix, err := retriever.Open(idx, retriever.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer func() { _ = ix.Close() }()
+	code, _, errOut := runSub(t, newIndexCommand, docsConfig(t, fmt.Sprintf(`{"dir": %q}`, idx)), "status")
+	if code != exitToolError || !strings.Contains(errOut, "in use by another process") || !strings.Contains(errOut, "toolhub serve") {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+}
+
+func TestIndexDir(t *testing.T) {
+	home := t.TempDir()
+	t.Setenv("HOME", home)
+	tests := []struct {
+		name, dir, xdg, want string
+	}{
+		{name: "configured", dir: "/srv/idx", want: "/srv/idx"},
+		{name: "home relative", dir: "~/idx", want: filepath.Join(home, "idx")},
+		{name: "xdg data home", xdg: "/data", want: "/data/toolhub/index"},
+		{name: "relative xdg ignored", xdg: "data", want: filepath.Join(home, ".local", "share", "toolhub", "index")},
+		{name: "default", want: filepath.Join(home, ".local", "share", "toolhub", "index")},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Setenv("XDG_DATA_HOME", tc.xdg)
+			got, err := indexDir(config.Documents{Dir: tc.dir})
+			if err != nil || got != tc.want {
+				t.Errorf("indexDir = %q, %v; want %q", got, err, tc.want)
+			}
+		})
+	}
+}

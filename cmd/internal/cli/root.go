@@ -1,0 +1,112 @@
+package cli
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"os"
+
+	"github.com/spf13/cobra"
+)
+
+// Stdio is the terminal the command line talks to.
+type Stdio struct {
+	In  io.Reader
+	Out io.Writer
+	Err io.Writer
+}
+
+// globals are the flags every subcommand shares.
+type globals struct {
+	configPath string
+	logLevel   string
+	stdio      Stdio
+}
+
+// Main runs the toolhub command line with args and returns the exit status.
+func Main(ctx context.Context, args []string, stdio Stdio) int {
+	g := &globals{stdio: stdio}
+	root := newRootCommand(g)
+	root.SetArgs(args)
+	root.SetIn(stdio.In)
+	root.SetOut(stdio.Out)
+	root.SetErr(stdio.Err)
+	err := root.ExecuteContext(ctx)
+	if err != nil && !errors.Is(err, errToolFailure) {
+		fmt.Fprintln(stdio.Err, "toolhub: "+err.Error())
+	}
+	return exitCode(err)
+}
+
+func newRootCommand(g *globals) *cobra.Command {
+	root := &cobra.Command{
+		Use:   "toolhub",
+		Short: "One MCP server over all your MCP servers, private documents and models",
+		Long: `toolhub is a local MCP hub. MCP clients (Claude Desktop, Cursor, VS Code,
+Claude Code) connect to it as one server and get every tool of the MCP servers
+listed in its config, named server__tool.
+
+The config file is Claude Desktop's "mcpServers" JSON with a few extra keys per
+server. It is looked up in --config, then $TOOLHUB_CONFIG, then the user config
+directory (` + "`toolhub config path`" + ` prints which). Without one, toolhub
+starts with no downstream servers.`,
+		SilenceUsage:  true,
+		SilenceErrors: true,
+		PersistentPreRunE: func(cmd *cobra.Command, _ []string) error {
+			return g.setupLogging()
+		},
+	}
+	root.PersistentFlags().StringVar(&g.configPath, "config", "", "config file (default $TOOLHUB_CONFIG or the user config dir)")
+	root.PersistentFlags().StringVar(&g.logLevel, "log-level", "warn", "log level on stderr: debug, info, warn, error")
+	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return asUsage(err) })
+	root.AddCommand(
+		newServeCommand(g),
+		newConfigCommand(g),
+		newServersCommand(g),
+		newToolsCommand(g),
+		newCallCommand(g),
+		newIndexCommand(g),
+		newSearchCommand(g),
+		newBenchCommand(g),
+		newVersionCommand(g),
+	)
+	for _, c := range root.Commands() {
+		wrapArgs(c)
+	}
+	return root
+}
+
+// wrapArgs turns cobra's positional-argument errors into usage errors.
+func wrapArgs(c *cobra.Command) {
+	if c.Args != nil {
+		check := c.Args
+		c.Args = func(cmd *cobra.Command, args []string) error { return asUsage(check(cmd, args)) }
+	}
+	for _, sub := range c.Commands() {
+		wrapArgs(sub)
+	}
+}
+
+func (g *globals) setupLogging() error {
+	var level slog.Level
+	if err := level.UnmarshalText([]byte(g.logLevel)); err != nil {
+		return usageError("--log-level %q: want debug, info, warn or error", g.logLevel)
+	}
+	// Logs always go to stderr: in stdio mode stdout carries the protocol.
+	slog.SetDefault(slog.New(slog.NewTextHandler(g.stdio.Err, &slog.HandlerOptions{Level: level})))
+	return nil
+}
+
+func (g *globals) logger() *slog.Logger { return slog.Default() }
+
+// isTerminal reports whether w is an interactive terminal.
+func isTerminal(w io.Writer) bool {
+	f, ok := w.(*os.File)
+	if !ok {
+		return false
+	}
+	st, err := f.Stat()
+	return err == nil && st.Mode()&os.ModeCharDevice != 0
+}

@@ -1,0 +1,157 @@
+package cli
+
+import (
+	"fmt"
+	"io"
+	"strings"
+	"sync"
+
+	"github.com/spf13/cobra"
+
+	"github.com/toolhub/toolhub/cmd/internal/daemon"
+	"github.com/toolhub/toolhub/hub"
+)
+
+// stepBuffer is how many events the live view may fall behind by.
+const stepBuffer = 1024
+
+func newRunCommand(g *globals) *cobra.Command {
+	var mode, policy string
+	var maxTurns int
+	var asJSON bool
+	cmd := &cobra.Command{
+		Use:   "run TASK",
+		Short: "Run one orchestration episode and print its steps live",
+		Long: `Runs one episode: the policy (the orchestrator model by default) decides, the
+hub checks and runs each tool or model call, and every step is printed as it
+happens with its model, locality, tokens, cost and wall time.
+
+--mode research offers search, enhance_reasoning and answer over the
+configured expert models; --mode tools offers the catalog's tools plus
+call_expert. --policy picks orchestrator, fixed:MODEL, cheapest, strongest or
+retrieve-answer. Without a reachable orchestrator the run says so and uses
+retrieve-answer. --json prints the whole run (task, steps, answer, totals).`,
+		Example: `  toolhub run "What does our travel policy say about per diems?"
+  toolhub run --mode tools --policy fixed:gpt5 "Summarise open issues"`,
+		Args: cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			if mode != string(hub.ModeResearch) && mode != string(hub.ModeTools) {
+				return usageError("--mode %q: want research or tools", mode)
+			}
+			if maxTurns < 0 || maxTurns > hub.MaxTurns {
+				return usageError("--max-turns %d: want 0 to %d", maxTurns, hub.MaxTurns)
+			}
+			ctx := cmd.Context()
+			cfg, err := g.loadConfig()
+			if err != nil {
+				return err
+			}
+			models, err := daemon.LoadModels(cfg)
+			if err != nil {
+				return asUsage(err)
+			}
+			d, err := g.startDaemon(ctx)
+			if err != nil {
+				return err
+			}
+			defer d.Close()
+			if err := g.waitForServers(ctx, d.Hub()); err != nil {
+				return err
+			}
+			runner, err := daemon.NewEpisodeRunner(d.Hub(), models, hub.ModelOptions{})
+			if err != nil {
+				return asUsage(err)
+			}
+			if _, _, err := runner.Policy(policy); err != nil {
+				return asUsage(err)
+			}
+			live := io.Writer(g.stdio.Out)
+			if asJSON {
+				live = io.Discard
+			}
+			stop := printSteps(live, runner.Bus())
+			run, err := runner.Run(ctx, hub.Task{Text: args[0], Mode: hub.Mode(mode), MaxTurns: maxTurns}, policy)
+			stop()
+			if err != nil {
+				return err
+			}
+			if err := withRunLog(func(log *hub.RunLog) error { return log.Put(run) }); err != nil {
+				fmt.Fprintf(g.stdio.Err, "toolhub: the run was not stored: %v\n", err)
+			}
+			if asJSON {
+				return writeJSON(g.stdio.Out, run)
+			}
+			return printOutcome(g.stdio.Out, run)
+		},
+	}
+	cmd.Flags().StringVar(&mode, "mode", string(hub.ModeResearch), "research or tools")
+	cmd.Flags().StringVar(&policy, "policy", "", "orchestrator, fixed:MODEL, cheapest, strongest or retrieve-answer (default: the config's, else orchestrator)")
+	cmd.Flags().IntVar(&maxTurns, "max-turns", 0, "turn limit, at most 50 (default: the config's, else 50)")
+	cmd.Flags().BoolVar(&asJSON, "json", false, "print the whole run as JSON")
+	return cmd
+}
+
+// printSteps prints every step event until the returned stop is called;
+// stop waits until all delivered events are printed.
+func printSteps(w io.Writer, bus *hub.Bus) (stop func()) {
+	sub := bus.Subscribe(stepBuffer)
+	var wg sync.WaitGroup
+	wg.Add(1)
+	go func() {
+		defer wg.Done()
+		for e := range sub.C {
+			if e.Kind == hub.EventStep {
+				fmt.Fprintln(w, stepLine(*e.Step))
+			}
+		}
+	}()
+	return func() {
+		sub.Cancel()
+		wg.Wait()
+	}
+}
+
+// stepLine renders one step on one line.
+func stepLine(s hub.Step) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "turn %-2d  ", s.Turn)
+	switch s.Kind {
+	case hub.StepModel:
+		fmt.Fprintf(&b, "model  %s → %s (%s)", s.Alias, s.Model, s.Locality)
+		if s.Purpose != "" {
+			fmt.Fprintf(&b, " %s", s.Purpose)
+		}
+		est := ""
+		if s.Estimated {
+			est = "~"
+		}
+		fmt.Fprintf(&b, "  %s%d→%d tok  $%.6f  %s", est, s.TokensIn, s.TokensOut, s.USD, humanDuration(s.Wall))
+	case hub.StepTool:
+		fmt.Fprintf(&b, "tool   %s (%s)  $%.6f  %s", s.Tool, s.Locality, s.USD, humanDuration(s.Wall))
+	case hub.StepObservation:
+		fmt.Fprintf(&b, "note   %s", oneLine(s.Text, 160))
+	case hub.StepAnswer:
+		fmt.Fprintf(&b, "answer %s", oneLine(s.Text, 160))
+	}
+	if s.Error != "" {
+		fmt.Fprintf(&b, "  error: %s", oneLine(s.Error, 160))
+	}
+	return b.String()
+}
+
+// printOutcome prints the answer (or why there is none) and the totals.
+func printOutcome(w io.Writer, run *hub.Run) error {
+	t := run.Totals
+	fmt.Fprintf(w, "\n%s  %d turns  %d model calls  %d tool calls  %d→%d tok  $%.6f  %s\n",
+		run.Status, t.Turns, t.ModelCalls, t.ToolCalls, t.TokensIn, t.TokensOut, t.USD, humanDuration(t.Wall))
+	switch {
+	case run.Status == hub.RunAnswered && run.Forced:
+		fmt.Fprintf(w, "\n(answered by the fallback policy)\n%s\n", run.Answer)
+	case run.Status == hub.RunAnswered:
+		fmt.Fprintf(w, "\n%s\n", run.Answer)
+	case run.Error != "":
+		fmt.Fprintf(w, "\n%s\n", run.Error)
+	}
+	_, err := fmt.Fprintf(w, "run %s\n", run.ID)
+	return err
+}

@@ -1,0 +1,88 @@
+package cli
+
+import (
+	"encoding/json"
+	"fmt"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/toolhub/toolhub/hub"
+	"github.com/toolhub/toolhub/internal/scriptedmodel"
+)
+
+// modelsConfig writes a config with a scripted orchestrator and one
+// scripted answer expert.
+func modelsConfig(t *testing.T, orch, expert *scriptedmodel.Server) string {
+	t.Helper()
+	t.Setenv("XDG_DATA_HOME", t.TempDir())
+	path := filepath.Join(t.TempDir(), "toolhub.json")
+	writeFile(t, path, fmt.Sprintf(`{"mcpServers": {},
+  "models": {"big": {"baseUrl": %q, "model": "gpt-5", "roles": ["answer"]}},
+  "orchestrator": {"baseUrl": %q, "temperature": 0}}`, expert.URL()+"/v1", orch.URL()+"/v1"))
+	return path
+}
+
+func TestRunCommandPrintsStepsAndAnswer(t *testing.T) {
+	orch := scriptedmodel.New(scriptedmodel.ToolCallReply("", "answer", `{"model": "answer-1"}`).WithUsage(1000, 10))
+	defer orch.Close()
+	expert := scriptedmodel.New(scriptedmodel.RawTextReply(`\boxed{4}`).WithUsage(100, 5))
+	defer expert.Close()
+	code, stdout, stderr := runSub(t, newRunCommand, modelsConfig(t, orch, expert), "2+2?")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	for _, want := range []string{
+		"turn 1   model  orchestrator → nvidia/Nemotron-Orchestrator-8B (local) decide  1000→10 tok  $0.000202",
+		"model  answer-1 → gpt-5 (local) answer  100→5 tok  $0.000175",
+		"answered  1 turns  2 model calls  0 tool calls",
+		"\n4\n",
+	} {
+		if !strings.Contains(stdout, want) {
+			t.Errorf("stdout lacks %q:\n%s", want, stdout)
+		}
+	}
+}
+
+func TestRunCommandJSON(t *testing.T) {
+	orch := scriptedmodel.New(scriptedmodel.RawTextReply("no tool call"))
+	orch.SetLoop(true)
+	defer orch.Close()
+	expert := scriptedmodel.New()
+	defer expert.Close()
+	code, stdout, stderr := runSub(t, newRunCommand, modelsConfig(t, orch, expert), "--json", "--max-turns", "2", "q")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	var run hub.Run
+	if err := json.Unmarshal([]byte(stdout), &run); err != nil {
+		t.Fatalf("not a run: %v\n%s", err, stdout)
+	}
+	if run.Status != hub.RunNoAnswer || run.Totals.Turns != 2 || run.Policy != "orchestrator" {
+		t.Fatalf("run %+v", run)
+	}
+}
+
+func TestRunCommandUsage(t *testing.T) {
+	cases := []struct {
+		name string
+		args []string
+		want string
+	}{
+		{"bad mode", []string{"--mode", "chat", "q"}, `--mode "chat"`},
+		{"too many turns", []string{"--max-turns", "51", "q"}, "--max-turns 51"},
+		{"bad policy", []string{"--policy", "smartest", "q"}, `unknown policy "smartest"`},
+		{"no task", nil, "accepts 1 arg"},
+	}
+	orch := scriptedmodel.New()
+	defer orch.Close()
+	cfg := modelsConfig(t, orch, orch)
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			code, _, stderr := runSub(t, newRunCommand, cfg, tc.args...)
+			if code != 2 || !strings.Contains(stderr, tc.want) {
+				t.Fatalf("exit %d stderr %q, want 2 and %q", code, stderr, tc.want)
+			}
+		})
+	}
+}

@@ -1,0 +1,143 @@
+package cli
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"path/filepath"
+	"strconv"
+
+	"github.com/spf13/cobra"
+
+	"github.com/toolhub/toolhub/hub"
+)
+
+// runLogDir is where runs are stored: $XDG_DATA_HOME/toolhub/runs.
+func runLogDir() (string, error) {
+	data, err := userDataDir()
+	if err != nil {
+		return "", err
+	}
+	return filepath.Join(data, "toolhub", "runs"), nil
+}
+
+// withRunLog opens the run log for the length of fn.
+func withRunLog(fn func(*hub.RunLog) error) error {
+	dir, err := runLogDir()
+	if err != nil {
+		return err
+	}
+	log, err := hub.OpenRunLog(dir)
+	if err != nil {
+		return err
+	}
+	err = fn(log)
+	return errors.Join(err, log.Close())
+}
+
+func newRunsCommand(g *globals) *cobra.Command {
+	cmd := &cobra.Command{
+		Use:   "runs",
+		Short: "List, show and export past runs",
+		Long: `Every "toolhub run" is stored in the run log under
+$XDG_DATA_HOME/toolhub/runs (~/.local/share/toolhub/runs).`,
+	}
+	cmd.AddCommand(newRunsListCommand(g), newRunsShowCommand(g), newRunsExportCommand(g))
+	return cmd
+}
+
+func newRunsListCommand(g *globals) *cobra.Command {
+	var limit int
+	var asJSON bool
+	cmd := &cobra.Command{
+		Use:   "ls",
+		Short: "List runs, newest first",
+		Args:  cobra.NoArgs,
+		RunE: func(*cobra.Command, []string) error {
+			return withRunLog(func(log *hub.RunLog) error {
+				runs, err := log.List(limit)
+				if err != nil {
+					return err
+				}
+				if asJSON {
+					return writeJSON(g.stdio.Out, runs)
+				}
+				t := newTable(g.stdio.Out, "ID", "STATUS", "POLICY", "MODE", "TURNS", "USD", "TASK")
+				for _, r := range runs {
+					t.row(r.ID, string(r.Status), r.Policy, string(r.Mode), strconv.Itoa(r.Totals.Turns),
+						fmt.Sprintf("%.6f", r.Totals.USD), oneLine(r.Task, 60))
+				}
+				return t.flush()
+			})
+		},
+	}
+	cmd.Flags().IntVar(&limit, "limit", 20, "at most this many runs (0: all)")
+	cmd.Flags().BoolVar(&asJSON, "json", false, "print the runs as JSON")
+	return cmd
+}
+
+func newRunsShowCommand(g *globals) *cobra.Command {
+	var asJSON bool
+	cmd := &cobra.Command{
+		Use:   "show ID",
+		Short: "Show one run with every step",
+		Args:  cobra.ExactArgs(1),
+		RunE: func(_ *cobra.Command, args []string) error {
+			return withRunLog(func(log *hub.RunLog) error {
+				run, err := log.Get(args[0])
+				if errors.Is(err, hub.ErrRunNotFound) {
+					return usageError("no run %q (see toolhub runs ls)", args[0])
+				}
+				if err != nil {
+					return err
+				}
+				if asJSON {
+					return writeJSON(g.stdio.Out, run)
+				}
+				fmt.Fprintf(g.stdio.Out, "%s  %s  %s  %s\ntask: %s\n\n", run.ID, run.Policy, run.Mode, run.Started.Format("2006-01-02 15:04:05"), run.Task)
+				for _, s := range run.Steps {
+					fmt.Fprintln(g.stdio.Out, stepLine(s))
+				}
+				return printOutcome(g.stdio.Out, run)
+			})
+		},
+	}
+	cmd.Flags().BoolVar(&asJSON, "json", false, "print the run as JSON")
+	return cmd
+}
+
+func newRunsExportCommand(g *globals) *cobra.Command {
+	var limit int
+	var jsonl bool
+	cmd := &cobra.Command{
+		Use:   "export",
+		Short: "Export runs as JSONL trajectories",
+		Long: `Prints one JSON object per line per run: the episode as chat messages with
+tool calls (the shape RL training reads) and the paper's reward components:
+calls per tool or alias, outcome (when the expected answer is known), -cost in
+USD and -latency in seconds.`,
+		Args: cobra.NoArgs,
+		RunE: func(*cobra.Command, []string) error {
+			if !jsonl {
+				return usageError("only --jsonl is supported")
+			}
+			return withRunLog(func(log *hub.RunLog) error {
+				runs, err := log.List(limit)
+				if err != nil {
+					return err
+				}
+				enc := json.NewEncoder(g.stdio.Out)
+				enc.SetEscapeHTML(false)
+				for _, r := range runs {
+					if err := enc.Encode(hub.ExportTrajectory(r)); err != nil {
+						return err
+					}
+				}
+				return nil
+			})
+		},
+	}
+	cmd.Flags().IntVar(&limit, "limit", 0, "at most this many runs, newest first (0: all)")
+	cmd.Flags().BoolVar(&jsonl, "jsonl", true, "one trajectory per line")
+	return cmd
+}

@@ -1,0 +1,190 @@
+package cli
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/toolhub/toolhub/cmd/internal/config"
+	"github.com/toolhub/toolhub/retriever"
+)
+
+func newSearchCommand(g *globals) *cobra.Command {
+	var q retriever.Query
+	var mode string
+	var asJSON bool
+	cmd := &cobra.Command{
+		Use:   "search QUERY...",
+		Short: "Search the private document index",
+		Long: `Searches the indexed documents. --mode bm25 ranks by keywords (always
+available); vector ranks by embedding similarity and hybrid fuses both with
+reciprocal rank fusion, both needing documents.embedder in the config. The
+default is hybrid when the index has vectors, else BM25. Each result set
+says which mode answered, and why when it fell back.`,
+		Example: `  toolhub search "retry with backoff"
+  toolhub search --mode bm25 --k 5 --path-prefix ~/notes kubernetes upgrade`,
+		Args: cobra.MinimumNArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			q.Mode = retriever.Mode(mode)
+			switch q.Mode {
+			case retriever.ModeAuto, retriever.ModeBM25, retriever.ModeVector, retriever.ModeHybrid:
+			default:
+				return usageError("--mode %q: want bm25, vector or hybrid", mode)
+			}
+			if q.K < 1 {
+				return usageError("--k %d: want at least 1", q.K)
+			}
+			q.Text = strings.Join(args, " ")
+			q.PathPrefix = absIfExists(q.PathPrefix)
+			ix, _, err := g.openConfiguredIndex(cmd.Context(), q.Mode != retriever.ModeBM25)
+			if err != nil {
+				return err
+			}
+			defer func() { _ = ix.Close() }()
+			res, err := ix.Search(cmd.Context(), q)
+			if errors.Is(err, retriever.ErrNoEmbedder) {
+				return usageError("%v: set documents.embedder in the config, or use --mode bm25", err)
+			}
+			if err != nil {
+				return err
+			}
+			if asJSON {
+				return writeJSON(g.stdio.Out, res)
+			}
+			printResults(g.stdio.Out, res)
+			return nil
+		},
+	}
+	f := cmd.Flags()
+	f.IntVar(&q.K, "k", 10, "number of results")
+	f.StringVar(&mode, "mode", "", "bm25, vector or hybrid (default: hybrid when vectors exist, else bm25)")
+	f.StringVar(&q.PathPrefix, "path-prefix", "", "only documents whose path starts with this (a relative path that exists is made absolute)")
+	f.BoolVar(&asJSON, "json", false, "print JSON")
+	return cmd
+}
+
+func printResults(w io.Writer, res *retriever.Results) {
+	fmt.Fprintf(w, "mode %s, %d results in %.1f ms\n", res.Mode, len(res.Hits), res.Timings.TotalMS)
+	if res.Note != "" {
+		fmt.Fprintf(w, "note: %s\n", res.Note)
+	}
+	for i, h := range res.Hits {
+		where := h.Path
+		if h.Heading != "" {
+			where += " › " + h.Heading
+		}
+		fmt.Fprintf(w, "\n%d. %s  (score %.4g, bytes %d–%d)\n   %s\n", i+1, where, h.Score, h.Start, h.End, h.Snippet)
+	}
+}
+
+// openConfiguredIndex loads the config and opens its index.
+func (g *globals) openConfiguredIndex(ctx context.Context, withEmbedder bool) (*retriever.Index, config.Documents, error) {
+	cfg, err := g.loadConfig()
+	if err != nil {
+		return nil, config.Documents{}, err
+	}
+	ix, err := g.openIndex(ctx, cfg.Documents, withEmbedder)
+	return ix, cfg.Documents, err
+}
+
+// openIndex opens the index the config names, with its embedder when
+// withEmbedder is set. An unusable embedder leaves the index BM25 only.
+func (g *globals) openIndex(ctx context.Context, docs config.Documents, withEmbedder bool) (*retriever.Index, error) {
+	dir, err := indexDir(docs)
+	if err != nil {
+		return nil, err
+	}
+	var emb retriever.Embedder
+	if withEmbedder && docs.Embedder != nil {
+		if emb, err = newEmbedder(ctx, docs.Embedder); err != nil {
+			g.logger().Warn("embedding endpoint unusable: BM25 only", "err", err)
+			emb = nil
+		}
+	}
+	ix, err := retriever.Open(dir, retriever.Options{Embedder: emb, Logger: g.logger()})
+	if errors.Is(err, retriever.ErrInUse) {
+		return nil, fmt.Errorf("%w: stop `toolhub serve` (or the desktop app) first, or point --config at another documents.dir", err)
+	}
+	return ix, err
+}
+
+// indexDir is documents.dir, or <user data dir>/toolhub/index.
+func indexDir(docs config.Documents) (string, error) {
+	home, _ := os.UserHomeDir()
+	if docs.Dir != "" {
+		if rest, ok := strings.CutPrefix(docs.Dir, "~/"); ok && home != "" {
+			return filepath.Join(home, rest), nil
+		}
+		return docs.Dir, nil
+	}
+	data, err := userDataDir()
+	if err != nil {
+		return "", err
+	}
+	return filepath.Join(data, "toolhub", "index"), nil
+}
+
+// userDataDir is $XDG_DATA_HOME, else ~/.local/share.
+func userDataDir() (string, error) {
+	if d := os.Getenv("XDG_DATA_HOME"); filepath.IsAbs(d) {
+		return d, nil
+	}
+	home, err := os.UserHomeDir()
+	if err != nil {
+		return "", fmt.Errorf("no data directory: %w (set documents.dir)", err)
+	}
+	return filepath.Join(home, ".local", "share"), nil
+}
+
+// newEmbedder builds the embeddings client; a zero dimension is learnt
+// from the endpoint.
+func newEmbedder(ctx context.Context, e *config.Embedder) (retriever.Embedder, error) {
+	cfg := retriever.EmbedderConfig{URL: e.URL, Model: e.Model, Dimensions: e.Dimensions, BatchSize: e.BatchSize}
+	if e.APIKeyEnv != "" {
+		cfg.APIKey = os.Getenv(e.APIKeyEnv)
+	}
+	if cfg.Dimensions == 0 {
+		probeCtx, cancel := context.WithTimeout(ctx, 30*time.Second)
+		defer cancel()
+		dims, err := retriever.DetectDimensions(probeCtx, cfg)
+		if err != nil {
+			return nil, err
+		}
+		cfg.Dimensions = dims
+	}
+	return retriever.NewOpenAIEmbedder(cfg)
+}
+
+func configuredEmbedder(e *config.Embedder) string {
+	switch {
+	case e == nil:
+		return ""
+	case e.Dimensions > 0:
+		return fmt.Sprintf("%s@%d", e.Model, e.Dimensions)
+	default:
+		return e.Model + " (dimensions from the endpoint)"
+	}
+}
+
+// absIfExists makes a relative path absolute when it names a file or
+// folder; document paths that are not files are left alone.
+func absIfExists(p string) string {
+	if filepath.IsAbs(p) {
+		return p
+	}
+	if _, err := os.Stat(p); err != nil {
+		return p
+	}
+	abs, err := filepath.Abs(p)
+	if err != nil {
+		return p
+	}
+	return abs
+}

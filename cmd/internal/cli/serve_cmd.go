@@ -1,0 +1,205 @@
+package cli
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+
+	"github.com/spf13/cobra"
+
+	"github.com/toolhub/toolhub/cmd/internal/daemon"
+	"github.com/toolhub/toolhub/hub"
+	"github.com/toolhub/toolhub/mcp"
+)
+
+// serveOptions are the flags of toolhub serve.
+type serveOptions struct {
+	httpAddr     string
+	expose       string
+	tokenFile    string
+	noAuth       bool
+	allowOrigins []string
+	maxBody      int64
+	maxResult    int64
+}
+
+func newServeCommand(g *globals) *cobra.Command {
+	var o serveOptions
+	cmd := &cobra.Command{
+		Use:   "serve",
+		Short: "Serve every tool to MCP clients, over stdio or HTTP",
+		Long: `Serves the merged catalog as one MCP server: over stdio by default (an MCP
+client starts "toolhub serve" as its child; stdout carries only protocol, logs
+go to stderr), or over Streamable HTTP with --http, on 127.0.0.1:8765 and the
+path /mcp unless --http=ADDR says otherwise (note the "=": --http alone takes
+no value).
+
+Over HTTP every request needs "Authorization: Bearer <token>". The token is
+generated on first use and kept (mode 0600) in the user config directory
+(toolhub/token), or read from --token-file, which is created with a new token
+when missing. Browser origins other than this machine are refused unless
+--allow-origin names them. --no-auth is accepted only on a loopback address.
+On start the endpoint, the token file and ready-to-paste client configurations
+are printed on stderr.
+
+--expose chooses what clients see: "direct" lists every catalog tool,
+"search" only find_tools, describe_tool and call_tool (a small, fixed list
+however many servers there are), "both" (the default) every tool plus
+find_tools.
+
+SIGINT or SIGTERM stops accepting requests, closes client sessions and stops
+every downstream server.`,
+		Example: `  toolhub serve
+  toolhub serve --expose search
+  toolhub serve --http
+  toolhub serve --http=127.0.0.1:9000 --token-file ./token --allow-origin https://app.example.com`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			return g.serve(cmd.Context(), o)
+		},
+	}
+	f := cmd.Flags()
+	f.StringVar(&o.httpAddr, "http", "", "serve Streamable HTTP on ADDR (default "+mcp.DefaultHTTPAddr+") instead of stdio")
+	f.Lookup("http").NoOptDefVal = mcp.DefaultHTTPAddr
+	f.StringVar(&o.expose, "expose", string(mcp.ExposeBoth), "tool surface: direct, search or both")
+	f.StringVar(&o.tokenFile, "token-file", "", "file holding the HTTP bearer token, created when missing (default <user config dir>/toolhub/token)")
+	f.BoolVar(&o.noAuth, "no-auth", false, "serve HTTP without a token (loopback addresses only)")
+	f.StringArrayVar(&o.allowOrigins, "allow-origin", nil, "browser origin allowed besides this machine's, as scheme://host[:port] (repeatable)")
+	f.Int64Var(&o.maxBody, "max-body", mcp.DefaultMaxBodyBytes, "largest HTTP request body accepted, in bytes")
+	f.Int64Var(&o.maxResult, "max-result", mcp.DefaultMaxResultBytes, "largest tool result passed on, in bytes")
+	return cmd
+}
+
+// check rejects flag combinations that make no sense.
+func (o serveOptions) check() error {
+	if _, err := mcp.ParseExposure(o.expose); err != nil {
+		return usageError("--expose: %v", err)
+	}
+	if o.httpAddr == "" {
+		for flag, set := range map[string]bool{"--no-auth": o.noAuth, "--token-file": o.tokenFile != "",
+			"--allow-origin": len(o.allowOrigins) > 0} {
+			if set {
+				return usageError("%s applies only with --http", flag)
+			}
+		}
+	}
+	if o.noAuth && o.tokenFile != "" {
+		return usageError("use either --no-auth or --token-file, not both")
+	}
+	if o.maxBody <= 0 || o.maxResult <= 0 {
+		return usageError("--max-body and --max-result must be positive")
+	}
+	return nil
+}
+
+// serve runs the daemon and the MCP surface until ctx ends or, over stdio,
+// the client closes its end.
+func (g *globals) serve(ctx context.Context, o serveOptions) error {
+	if err := o.check(); err != nil {
+		return err
+	}
+	cfg, err := g.loadConfig()
+	if err != nil {
+		return err
+	}
+	relay := mcp.NewRelay()
+	d, err := daemon.New(daemon.Options{
+		Config:     cfg,
+		Logger:     g.logger(),
+		HubOptions: hub.Options{OnNotification: relay.OnNotification},
+	})
+	if err != nil {
+		return asUsage(err)
+	}
+	d.Start(ctx)
+	defer d.Close()
+	srv, err := mcp.NewServer(d.Hub(), mcp.Options{
+		Version:        daemon.Version,
+		Expose:         mcp.Exposure(o.expose),
+		MaxResultBytes: o.maxResult,
+		WaitReady:      d.Hub().WaitSettled,
+		Relay:          relay,
+		Logger:         g.logger(),
+	})
+	if err != nil {
+		return err
+	}
+	defer srv.Close()
+	if o.httpAddr == "" {
+		g.logger().Info("serving MCP over stdio")
+		return srv.ServeStdio(ctx, g.stdio.In, g.stdio.Out)
+	}
+	return g.serveHTTP(ctx, srv, o)
+}
+
+func (g *globals) serveHTTP(ctx context.Context, srv *mcp.Server, o serveOptions) error {
+	token, tokenFile, err := serveToken(o)
+	if err != nil {
+		return err
+	}
+	endpoint, err := srv.ListenHTTP(mcp.HTTPOptions{
+		Addr:         o.httpAddr,
+		Token:        token,
+		AllowOrigins: o.allowOrigins,
+		MaxBodyBytes: o.maxBody,
+	})
+	if errors.Is(err, mcp.ErrUnauthenticatedNonLoopback) {
+		return asUsage(err)
+	}
+	if err != nil {
+		return err
+	}
+	g.printServeBanner(endpoint.URL(), token, tokenFile)
+	return endpoint.Serve(ctx)
+}
+
+// serveToken loads (or creates) the bearer token, unless --no-auth.
+func serveToken(o serveOptions) (token, file string, err error) {
+	if o.noAuth {
+		return "", "", nil
+	}
+	file = o.tokenFile
+	if file == "" {
+		if file, err = mcp.DefaultTokenFile(); err != nil {
+			return "", "", err
+		}
+	}
+	if token, err = mcp.LoadOrCreateToken(file); err != nil {
+		return "", "", err
+	}
+	return token, file, nil
+}
+
+// printServeBanner tells the user, on stderr, where toolhub listens and how
+// to connect clients to it.
+func (g *globals) printServeBanner(url, token, tokenFile string) {
+	w := g.stdio.Err
+	fmt.Fprintf(w, "toolhub serves MCP at %s\n", url)
+	if token == "" {
+		fmt.Fprintln(w, "authentication is off (--no-auth): any program on this machine may connect")
+	} else {
+		fmt.Fprintf(w, "bearer token: in %s (send \"Authorization: Bearer <token>\")\n", tokenFile)
+	}
+	fmt.Fprintln(w, "\nClient configuration:")
+	fmt.Fprintln(w, mcp.FormatSnippets(append(mcp.HTTPSnippets(url, token), g.stdioSnippets()...)))
+}
+
+// stdioSnippets are the client entries that start this toolhub over stdio.
+func (g *globals) stdioSnippets() []mcp.Snippet {
+	exe, err := os.Executable()
+	if err != nil {
+		return nil
+	}
+	if resolved, err := filepath.EvalSymlinks(exe); err == nil {
+		exe = resolved
+	}
+	args := []string{"serve"}
+	if g.configPath != "" {
+		if abs, err := filepath.Abs(g.configPath); err == nil {
+			args = append(args, "--config", abs)
+		}
+	}
+	return mcp.StdioSnippets(exe, args)
+}

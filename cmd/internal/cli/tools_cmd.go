@@ -1,0 +1,97 @@
+package cli
+
+import (
+	"encoding/json"
+	"fmt"
+	"strconv"
+
+	"github.com/spf13/cobra"
+
+	"github.com/toolhub/toolhub/hub"
+)
+
+// toolView is one catalog entry as printed by `toolhub tools --json`.
+type toolView struct {
+	Name        string          `json:"name"`
+	Server      string          `json:"server"`
+	Original    string          `json:"original"`
+	Description string          `json:"description,omitempty"`
+	Locality    hub.Locality    `json:"locality"`
+	CostPerCall float64         `json:"costPerCall"`
+	Calls       int64           `json:"calls"`
+	LatencyMS   float64         `json:"latencyMs"`
+	InputSchema json.RawMessage `json:"inputSchema,omitempty"`
+}
+
+func newToolsCommand(g *globals) *cobra.Command {
+	var asJSON bool
+	var server string
+	cmd := &cobra.Command{
+		Use:   "tools",
+		Short: "List the merged tool catalog",
+		Long: `Connects to every enabled server and lists the tools of all of them, under the
+names MCP clients see (server__tool, at most 60 characters). --server keeps one
+server's tools; --json prints each tool's full input schema too.`,
+		Example: "  toolhub tools\n  toolhub tools --server everything --json",
+		Args:    cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			ctx := cmd.Context()
+			d, err := g.startDaemon(ctx)
+			if err != nil {
+				return err
+			}
+			defer d.Close()
+			if err := g.waitForServers(ctx, d.Hub()); err != nil {
+				return err
+			}
+			snap := d.Hub().Snapshot()
+			var tools []*hub.Tool
+			if server != "" {
+				if !hasServer(d.Hub().Servers(), server) {
+					return usageError("no server named %q in the config", server)
+				}
+				tools = snap.ServerTools(server)
+			} else {
+				tools = snap.Tools()
+			}
+			if asJSON {
+				return writeJSON(g.stdio.Out, toolViews(tools))
+			}
+			t := newTable(g.stdio.Out, "NAME", "SERVER", "LOCALITY", "COST", "DESCRIPTION")
+			for _, tool := range tools {
+				t.row(tool.Name, tool.Server, string(tool.Locality),
+					strconv.FormatFloat(tool.CostPerCall, 'f', -1, 64), oneLine(tool.Description, 60))
+			}
+			if err := t.flush(); err != nil {
+				return err
+			}
+			fmt.Fprintf(g.stdio.Err, "%d tools\n", len(tools))
+			return nil
+		},
+	}
+	cmd.Flags().BoolVar(&asJSON, "json", false, "print JSON with full schemas")
+	cmd.Flags().StringVar(&server, "server", "", "only this server's tools")
+	return cmd
+}
+
+func hasServer(sts []hub.ServerStatus, name string) bool {
+	for _, st := range sts {
+		if st.Name == name {
+			return true
+		}
+	}
+	return false
+}
+
+func toolViews(tools []*hub.Tool) []toolView {
+	out := make([]toolView, 0, len(tools))
+	for _, t := range tools {
+		v := t.Stats.View()
+		out = append(out, toolView{
+			Name: t.Name, Server: t.Server, Original: t.RawTool.Name, Description: t.Description,
+			Locality: t.Locality, CostPerCall: t.CostPerCall, Calls: v.Calls,
+			LatencyMS: float64(v.Latency.Microseconds()) / 1000, InputSchema: t.InputSchema,
+		})
+	}
+	return out
+}

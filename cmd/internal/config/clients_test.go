@@ -1,0 +1,91 @@
+package config
+
+import (
+	"errors"
+	"fmt"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+func TestReadClientFile(t *testing.T) {
+	tests := []struct {
+		name       string
+		path       string
+		wantClient string
+	}{
+		{"claude_desktop", "claude/claude_desktop_config.json", ClientClaudeDesktop},
+		{"cursor", ".cursor/mcp.json", ClientCursor},
+		{"vscode_mcp", "Code/User/mcp.json", ClientVSCode},
+		{"vscode_settings", "Code/User/settings.json", ClientVSCode},
+		{"claude_code_user", "home/.claude.json", ClientClaudeCode},
+		{"claude_code_project", "project/.mcp.json", ClientClaudeCode},
+		{"windsurf", ".codeium/windsurf/mcp_config.json", ClientWindsurf},
+		{"cline", "cline/cline_mcp_settings.json", ClientGeneric},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			cf, err := ReadClientFile(filepath.Join("testdata", "clients", tt.path))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if cf.Client != tt.wantClient {
+				t.Errorf("client %q, want %q", cf.Client, tt.wantClient)
+			}
+			checkGolden(t, filepath.Join("testdata", "clients", "golden", tt.name+".golden"), []byte(describeClientFile(cf)))
+		})
+	}
+}
+
+// describeClientFile prints what was read, reusing the config description.
+func describeClientFile(cf *ClientFile) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "client %s\n", cf.Client)
+	b.WriteString(describeServers(cf.Servers))
+	for _, w := range cf.Warnings {
+		fmt.Fprintf(&b, "warning: %s\n", filepath.ToSlash(w))
+	}
+	return b.String()
+}
+
+func TestReadClientFileErrors(t *testing.T) {
+	tests := []struct {
+		name     string
+		path     string
+		wantText string
+		problems bool
+	}{
+		{"no server list", "broken/no_servers.json", "no MCP servers", false},
+		{"syntax error", "broken/syntax.json", "syntax.json:1:39: syntax error", true},
+		{"missing file", "broken/absent.json", "no such file", false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			_, err := ReadClientFile(filepath.Join("testdata", "clients", tt.path))
+			if err == nil || !strings.Contains(err.Error(), tt.wantText) {
+				t.Fatalf("error %v, want one containing %q", err, tt.wantText)
+			}
+			var pe *ProblemsError
+			if errors.As(err, &pe) != tt.problems {
+				t.Errorf("error type %T", err)
+			}
+		})
+	}
+}
+
+func TestSanitizeName(t *testing.T) {
+	tests := []struct{ in, want string }{
+		{"fine_name-2", "fine_name-2"},
+		{"github.com/acme/tracker", "github-com-acme-tracker"},
+		{"a__b", "a_b"},
+		{"a___b", "a_b"},
+		{"my server", "my-server"},
+		{"", "server"},
+	}
+	for _, tt := range tests {
+		got := sanitizeName(tt.in)
+		if got != tt.want || nameProblem(got) != "" {
+			t.Errorf("sanitizeName(%q) = %q, want %q", tt.in, got, tt.want)
+		}
+	}
+}

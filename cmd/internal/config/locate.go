@@ -1,0 +1,134 @@
+package config
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"runtime"
+)
+
+// EnvVar names the environment variable that points at the config file.
+const EnvVar = "TOOLHUB_CONFIG"
+
+// Where a config path came from.
+const (
+	SourceFlag    = "flag"
+	SourceEnv     = "env"
+	SourceDefault = "default"
+)
+
+// Locate resolves the config file: the --config flag value, then
+// $TOOLHUB_CONFIG, then toolhub/config.json in the user config directory
+// ($XDG_CONFIG_HOME or ~/.config on Linux, ~/Library/Application Support on
+// macOS, %AppData% on Windows). source is "flag", "env" or "default".
+func Locate(flagValue string) (path, source string, err error) {
+	switch {
+	case flagValue != "":
+		path, source = flagValue, SourceFlag
+	case os.Getenv(EnvVar) != "":
+		path, source = os.Getenv(EnvVar), SourceEnv
+	default:
+		dir, err := os.UserConfigDir()
+		if err != nil {
+			return "", "", fmt.Errorf("finding the user config directory (set --config or $%s): %w", EnvVar, err)
+		}
+		path, source = filepath.Join(dir, "toolhub", "config.json"), SourceDefault
+	}
+	abs, err := filepath.Abs(path)
+	if err != nil {
+		return "", "", fmt.Errorf("config path %s: %w", path, err)
+	}
+	return abs, source, nil
+}
+
+// DescribeSource says in words where a config path came from.
+func DescribeSource(source string) string {
+	switch source {
+	case SourceFlag:
+		return "from --config"
+	case SourceEnv:
+		return "from $" + EnvVar
+	}
+	return "the default location"
+}
+
+// Load reads and parses the config at path. A file missing from the default
+// location is an empty configuration (toolhub runs with no servers); a
+// missing file named by --config or $TOOLHUB_CONFIG is an error. Problems
+// with the content are a *ProblemsError.
+func Load(path, source string) (*File, error) {
+	data, err := os.ReadFile(path)
+	switch {
+	case errors.Is(err, fs.ErrNotExist) && source == SourceDefault:
+		return &File{Path: path, MCPServers: map[string]Server{}}, nil
+	case errors.Is(err, fs.ErrNotExist):
+		return nil, fmt.Errorf("config file %s (%s): %w (`toolhub config init` writes a starter there)", path, DescribeSource(source), fs.ErrNotExist)
+	case err != nil:
+		return nil, fmt.Errorf("reading config: %w", err)
+	}
+	return Parse(path, data)
+}
+
+// WriteFileAtomic replaces path with data so that readers see either the old
+// or the new content, never a mix, even after a crash: it writes a temporary
+// file in the same directory, syncs it, renames it over path and syncs the
+// directory. Missing parent directories are created with mode 0700. The
+// file gets exactly perm (the umask does not apply).
+func WriteFileAtomic(path string, data []byte, perm os.FileMode) (err error) {
+	dir := filepath.Dir(path)
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		return fmt.Errorf("creating %s: %w", dir, err)
+	}
+	tmp, err := os.CreateTemp(dir, "."+filepath.Base(path)+".tmp-*")
+	if err != nil {
+		return fmt.Errorf("writing %s: %w", path, err)
+	}
+	defer func() {
+		if err != nil {
+			_ = tmp.Close()
+			_ = os.Remove(tmp.Name())
+		}
+	}()
+	if err := writeAndSync(tmp, data, perm); err != nil {
+		return fmt.Errorf("writing %s: %w", path, err)
+	}
+	if err := tmp.Close(); err != nil {
+		return fmt.Errorf("writing %s: %w", path, err)
+	}
+	if err := os.Rename(tmp.Name(), path); err != nil {
+		return fmt.Errorf("replacing %s: %w", path, err)
+	}
+	return syncDir(dir)
+}
+
+func writeAndSync(f *os.File, data []byte, perm os.FileMode) error {
+	if err := f.Chmod(perm); err != nil {
+		return err
+	}
+	if _, err := f.Write(data); err != nil {
+		return err
+	}
+	return f.Sync()
+}
+
+// syncDir makes a rename in dir durable. Windows cannot sync directories.
+func syncDir(dir string) error {
+	if runtime.GOOS == "windows" {
+		return nil
+	}
+	d, err := os.Open(dir)
+	if err != nil {
+		return fmt.Errorf("syncing %s: %w", dir, err)
+	}
+	err = d.Sync()
+	return errors.Join(wrapIf(err, "syncing "+dir), d.Close())
+}
+
+func wrapIf(err error, context string) error {
+	if err == nil {
+		return nil
+	}
+	return fmt.Errorf("%s: %w", context, err)
+}

@@ -1,0 +1,100 @@
+package config
+
+import (
+	"bytes"
+	"regexp"
+	"strconv"
+	"strings"
+
+	"github.com/tailscale/hujson"
+)
+
+// topKeys are the keys toolhub's file may have at the top level. models,
+// orchestrator, preferences and http are reserved: accepted and kept raw.
+var topKeys = []string{"mcpServers", "documents", "models", "orchestrator", "preferences", "http", "$schema"}
+
+// Parse reads a toolhub configuration. filename is used in problems and as
+// File.Path. Every problem found is returned in one *ProblemsError.
+func Parse(filename string, data []byte) (*File, error) {
+	l := &problemList{file: filename, src: data}
+	root, ok := parseTree(l, data)
+	if !ok {
+		return nil, l.err()
+	}
+	f := &File{Path: filename, MCPServers: map[string]Server{}}
+	d := decoder{l}
+	members, ok := d.object(&root, "")
+	if ok {
+		for _, m := range members {
+			readTopMember(d, m, f)
+		}
+	}
+	if err := l.err(); err != nil {
+		return nil, err
+	}
+	return f, nil
+}
+
+func readTopMember(d decoder, m member, f *File) {
+	switch m.key {
+	case "mcpServers":
+		readServers(d, m.value, f.MCPServers)
+	case "documents":
+		f.Documents = readDocuments(d, m.value)
+	case "models":
+		f.Models = raw(m.value)
+	case "orchestrator":
+		f.Orchestrator = raw(m.value)
+	case "preferences":
+		f.Preferences = raw(m.value)
+	case "http":
+		f.HTTP = raw(m.value)
+	case "$schema":
+		// editors use it for completion; toolhub has no use for it
+	default:
+		d.at(m.keyAt, "unknown top-level key %q%s", m.key, didYouMean(m.key, topKeys))
+	}
+}
+
+// readServers decodes the "mcpServers" object into servers.
+func readServers(d decoder, v *hujson.Value, servers map[string]Server) {
+	members, ok := d.object(v, "mcpServers")
+	if !ok {
+		return
+	}
+	noWarnings := func(string) {}
+	for _, m := range members {
+		if s, ok := readServer(d, m.key, m.keyAt, m.value, false, noWarnings); ok {
+			servers[m.key] = s
+		}
+	}
+}
+
+// parseTree parses JSONC, turning a syntax error into a positioned problem.
+func parseTree(l *problemList, data []byte) (hujson.Value, bool) {
+	if len(bytes.TrimSpace(data)) == 0 {
+		l.add(position{1, 1}, `the file is empty: want a JSON object such as {"mcpServers": {}}`)
+		return hujson.Value{}, false
+	}
+	v, err := hujson.Parse(data)
+	if err != nil {
+		p, msg := syntaxPosition(err)
+		l.add(p, "syntax error: %s", msg)
+		return hujson.Value{}, false
+	}
+	return v, true
+}
+
+var hujsonErr = regexp.MustCompile(`(?s)^hujson: line (\d+), column (\d+): (.*)$`)
+
+// syntaxPosition extracts the position hujson puts in its error text.
+func syntaxPosition(err error) (position, string) {
+	m := hujsonErr.FindStringSubmatch(err.Error())
+	if m == nil {
+		return position{}, err.Error()
+	}
+	line, _ := strconv.Atoi(m[1])
+	col, _ := strconv.Atoi(m[2])
+	msg := strings.ReplaceAll(m[3], "unexpected EOF", "unexpected end of file")
+	return position{line: line, col: col}, msg
+}

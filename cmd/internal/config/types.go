@@ -1,0 +1,113 @@
+// Package config reads, checks and edits toolhub's configuration file, and
+// finds the MCP configuration files of other clients (Claude Desktop, Cursor,
+// VS Code, Claude Code, Windsurf) so their servers can be imported.
+//
+// The file is JSON with comments and trailing commas allowed (the JSONC of
+// VS Code's settings), shaped like Claude Desktop's "mcpServers" file plus a
+// few toolhub keys. Every problem is reported with file:line:column; columns
+// count bytes, as Go tools do.
+//
+// References to environment variables, ${NAME} and ${NAME:-default}, are
+// expanded only in the values of "env" and "headers", and only when
+// File.Specs builds the hub's server specs: command, args, cwd and url are
+// used exactly as written. Error messages name a missing variable but never
+// print any variable's value.
+package config
+
+import (
+	"encoding/json"
+	"time"
+)
+
+// File is a parsed toolhub configuration.
+type File struct {
+	// MCPServers are the downstream servers by name, disabled ones included.
+	MCPServers map[string]Server
+	Documents  Documents
+
+	// Reserved sections, kept as standard JSON (comments removed) for the
+	// packages that will read them.
+	Models       json.RawMessage
+	Orchestrator json.RawMessage
+	Preferences  json.RawMessage
+	HTTP         json.RawMessage
+
+	// Path is the file the configuration came from ("" when parsed from memory).
+	Path string
+}
+
+// The transports a server may declare in "type".
+const (
+	TypeStdio = "stdio"
+	TypeSSE   = "sse"
+	TypeHTTP  = "http"
+)
+
+// The localities a server may declare in "locality".
+const (
+	LocalityLocal  = "local"
+	LocalityRemote = "remote"
+)
+
+// Server is one entry of "mcpServers", exactly as written (references such as
+// ${VAR} are expanded only by File.Specs).
+type Server struct {
+	// Type is stdio, sse or http, always set after parsing: stdio when
+	// "command" is set, otherwise http (sse when the URL path ends in /sse).
+	Type string
+
+	// stdio
+	Command string
+	Args    []string
+	Env     map[string]string
+	Cwd     string
+
+	// sse and http
+	URL     string
+	Headers map[string]string
+
+	// Locality is "local", "remote" or "" for the default (see DefaultLocality).
+	Locality string
+	// Disabled is set by "enabled": false.
+	Disabled      bool
+	DisabledTools []string
+	// Timeout bounds one call; zero means the hub's default.
+	Timeout time.Duration
+	// CostPerCall is in USD.
+	CostPerCall float64
+
+	// at holds where values were written, for problems found after parsing
+	// (unset ${VAR} references). Keys are "" (the server's name), "env/K"
+	// and "headers/K".
+	at map[string]position
+}
+
+// Documents is the "documents" section: what the local index reads.
+type Documents struct {
+	// Dir is where the index lives; "" means the default data directory.
+	Dir string
+	// Roots are folders to index; a leading "~/" means the home directory
+	// (see ResolvedRoots).
+	Roots        []string
+	Exclude      []string // glob patterns matched against file and folder names
+	MaxFileBytes int64    // 0 means the retriever's default
+	Embedder     *Embedder
+}
+
+// Embedder is an OpenAI-compatible /v1/embeddings endpoint. Without one,
+// document search is keyword-only (BM25).
+type Embedder struct {
+	URL        string
+	Model      string
+	Dimensions int    // 0 means whatever the model returns
+	APIKeyEnv  string // name of the environment variable holding the key
+	BatchSize  int    // 0 means the retriever's default
+}
+
+// position is a 1-based line and byte column in a file.
+type position struct {
+	line, col int
+}
+
+// IsEnabled reports whether the hub should start the server.
+func (s Server) IsEnabled() bool { return !s.Disabled }

@@ -1,0 +1,115 @@
+package hub
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"time"
+)
+
+// CallOptions carry what a caller adds to one tool call.
+type CallOptions struct {
+	// Meta is sent as the request's _meta (a progress token, for instance).
+	Meta map[string]any
+}
+
+// CallResult is a downstream tools/call result, returned unchanged.
+type CallResult struct {
+	Raw      json.RawMessage // the result object exactly as the server sent it
+	IsError  bool            // the tool itself reported a failure
+	Tool     *Tool
+	Duration time.Duration
+}
+
+// Call validates args against the tool's input schema and forwards the call to
+// the server that owns the tool. A tool that reports an error is not a Go
+// error: it comes back with IsError set. Go errors are the hub's own:
+// *UnknownToolError, *InvalidArgumentsError, *ServerUnavailableError,
+// *CallTimeoutError, or a transport failure.
+func (h *Hub) Call(ctx context.Context, name string, args json.RawMessage, opts CallOptions) (*CallResult, error) {
+	snap := h.catalog.Snapshot()
+	tool, ok := snap.Lookup(name)
+	if !ok {
+		return nil, &UnknownToolError{Name: name, Suggestions: snap.Suggest(name, 3)}
+	}
+	if err := tool.ValidateArguments(args); err != nil {
+		return nil, err
+	}
+	m, ok := h.server(tool.Server)
+	if !ok || m.ds == nil {
+		return nil, &ServerUnavailableError{Server: tool.Server, State: StateStopped}
+	}
+	timeout := m.spec.Timeout
+	if timeout <= 0 {
+		timeout = h.opts.CallTimeout
+	}
+	callCtx, cancel := context.WithTimeout(ctx, timeout)
+	defer cancel()
+
+	start := time.Now()
+	raw, err := m.ds.Call(callCtx, tool.RawTool.Name, args, opts.Meta)
+	elapsed := time.Since(start)
+	if err != nil {
+		tool.Stats.Record(elapsed, true)
+		if errors.Is(callCtx.Err(), context.DeadlineExceeded) && ctx.Err() == nil {
+			return nil, &CallTimeoutError{Tool: name, Timeout: timeout.String()}
+		}
+		return nil, err
+	}
+	isError := resultIsError(raw)
+	tool.Stats.Record(elapsed, isError)
+	return &CallResult{Raw: raw, IsError: isError, Tool: tool, Duration: elapsed}, nil
+}
+
+func resultIsError(raw json.RawMessage) bool {
+	var r struct {
+		IsError bool `json:"isError"`
+	}
+	_ = json.Unmarshal(raw, &r)
+	return r.IsError
+}
+
+// WaitSettled blocks until every server is ready or has failed, or ctx ends.
+func (h *Hub) WaitSettled(ctx context.Context) error {
+	for {
+		ch := h.changes()
+		if h.settled() {
+			return nil
+		}
+		select {
+		case <-ch:
+		case <-ctx.Done():
+			return ctx.Err()
+		}
+	}
+}
+
+// WaitTool blocks until the named tool is in the catalog, every server has
+// settled, or ctx ends; it reports whether the tool is there.
+func (h *Hub) WaitTool(ctx context.Context, name string) (bool, error) {
+	for {
+		ch := h.changes()
+		if _, ok := h.catalog.Snapshot().Lookup(name); ok {
+			return true, nil
+		}
+		if h.settled() {
+			return false, nil
+		}
+		select {
+		case <-ch:
+		case <-ctx.Done():
+			return false, ctx.Err()
+		}
+	}
+}
+
+func (h *Hub) settled() bool {
+	for _, st := range h.Servers() {
+		switch st.State {
+		case StateReady, StateFailed, StateStopped:
+		default:
+			return false
+		}
+	}
+	return true
+}

@@ -1,0 +1,209 @@
+package hub
+
+import (
+	"log/slog"
+	"slices"
+	"sync"
+	"time"
+
+	mcpgo "github.com/mark3labs/mcp-go/mcp"
+)
+
+// downstreamOptions tune one supervised downstream server. Zero values get
+// defaults.
+type downstreamOptions struct {
+	Logger  *slog.Logger
+	Restart RestartPolicy
+	// ConnectTimeout bounds initialize plus the first tools/list (default 30s).
+	ConnectTimeout time.Duration
+	// CallTimeout applies when the spec sets no Timeout (default 60s).
+	CallTimeout time.Duration
+	// MaxResultBytes caps one message from the server (default 16 MiB).
+	MaxResultBytes int64
+	// StopGrace is how long a stdio child gets after stdin is closed, and
+	// again after SIGTERM, before SIGKILL (default 3s).
+	StopGrace time.Duration
+	// ListChangedQuiet is how long tools/list_changed must stay quiet before
+	// the tools are listed again; a storm of notifications costs one re-list
+	// per quiet period (default 100ms).
+	ListChangedQuiet time.Duration
+
+	// OnTools receives the tool list after every (re)load.
+	OnTools func(server string, tools []RawTool)
+	// OnState receives the status on every state change.
+	OnState func(ServerStatus)
+	// OnNotification receives every other notification the server sends
+	// (progress, logging, resource updates). It runs on the transport's read
+	// loop: it must not block or call back into the server.
+	OnNotification func(server string, n mcpgo.JSONRPCNotification)
+	// ClientInfo is sent in initialize.
+	ClientInfo mcpgo.Implementation
+}
+
+func (o downstreamOptions) withDefaults() downstreamOptions {
+	if o.Logger == nil {
+		o.Logger = slog.Default()
+	}
+	o.Restart = o.Restart.withDefaults()
+	o.ConnectTimeout = orDefault(o.ConnectTimeout, 30*time.Second)
+	o.CallTimeout = orDefault(o.CallTimeout, 60*time.Second)
+	o.StopGrace = orDefault(o.StopGrace, 3*time.Second)
+	o.ListChangedQuiet = orDefault(o.ListChangedQuiet, 100*time.Millisecond)
+	if o.MaxResultBytes <= 0 {
+		o.MaxResultBytes = 16 << 20
+	}
+	if o.ClientInfo.Name == "" {
+		o.ClientInfo = mcpgo.Implementation{Name: "toolhub", Version: "dev"}
+	}
+	return o
+}
+
+func orDefault(d, def time.Duration) time.Duration {
+	if d <= 0 {
+		return def
+	}
+	return d
+}
+
+// downstream supervises one downstream MCP server: it connects, lists the
+// tools, follows list changes, forwards calls, and restarts the connection
+// when it breaks, until it gives up or is stopped.
+type downstream struct {
+	spec     ServerSpec
+	opts     downstreamOptions
+	log      *slog.Logger
+	stderr   *tailBuffer
+	failures *failureLog
+	disabled map[string]bool
+
+	stopOnce sync.Once
+	stopped  chan struct{} // closed by Stop
+
+	mu      sync.Mutex
+	status  ServerStatus
+	tools   []RawTool
+	conn    *connection // set while ready
+	running bool        // Run was called
+}
+
+func newDownstream(spec ServerSpec, opts downstreamOptions) *downstream {
+	opts = opts.withDefaults()
+	disabled := make(map[string]bool, len(spec.DisabledTools))
+	for _, name := range spec.DisabledTools {
+		disabled[name] = true
+	}
+	return &downstream{
+		spec:     spec,
+		opts:     opts,
+		log:      opts.Logger,
+		stderr:   newTailBuffer(stderrTailBytes),
+		failures: newFailureLog(opts.Restart),
+		disabled: disabled,
+		stopped:  make(chan struct{}),
+		status: ServerStatus{
+			Name:      spec.Name,
+			Transport: spec.Transport,
+			Locality:  spec.Locality,
+			State:     StateStarting,
+			Since:     time.Now(),
+		},
+	}
+}
+
+// Stop asks Run to stop, like cancelling Run's ctx: Run closes the client,
+// kills the process group, reaps it and returns. Stop does not wait for that
+// and calls no callback, so it is safe under the caller's locks.
+func (d *downstream) Stop() {
+	d.stopOnce.Do(func() { close(d.stopped) })
+}
+
+func (d *downstream) stopRequested() bool {
+	select {
+	case <-d.stopped:
+		return true
+	default:
+		return false
+	}
+}
+
+// Status is the server's current status, stderr tail included.
+func (d *downstream) Status() ServerStatus {
+	d.mu.Lock()
+	st := d.status
+	running := d.running
+	d.mu.Unlock()
+	if !running && d.stopRequested() {
+		st.State = StateStopped // stopped before Run ever ran
+	}
+	st.StderrTail = d.stderr.String()
+	return st
+}
+
+// Tools is the server's last tool list, without its disabled tools.
+func (d *downstream) Tools() []RawTool {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	return slices.Clone(d.tools)
+}
+
+// setState moves to state and reports it. reason replaces LastError unless
+// it is empty and the new state is not ready (a stopped server keeps the
+// reason it failed with).
+func (d *downstream) setState(state ServerState, reason string) {
+	d.mu.Lock()
+	if d.status.State == state && reason == "" {
+		d.mu.Unlock()
+		return
+	}
+	if state == StateRestarting {
+		d.status.Restarts++
+	}
+	d.status.State = state
+	d.status.Since = time.Now()
+	if reason != "" || state == StateReady {
+		d.status.LastError = reason
+	}
+	st := d.status
+	d.mu.Unlock()
+	if d.opts.OnState != nil {
+		st.StderrTail = d.stderr.String()
+		d.opts.OnState(st)
+	}
+}
+
+// setTools stores a fresh tool list from conn, unless conn is no longer the
+// current connection, and reports it.
+func (d *downstream) setTools(conn *connection, tools []RawTool) {
+	kept := make([]RawTool, 0, len(tools))
+	for _, t := range tools {
+		if t.Name != "" && !d.disabled[t.Name] {
+			kept = append(kept, t)
+		}
+	}
+	d.mu.Lock()
+	if d.conn != conn {
+		d.mu.Unlock()
+		return
+	}
+	d.tools = kept
+	d.status.Tools = len(kept)
+	d.mu.Unlock()
+	if d.opts.OnTools != nil {
+		d.opts.OnTools(d.spec.Name, slices.Clone(kept))
+	}
+}
+
+// currentConn returns the connection calls go to, or nil with the status
+// that explains why there is none.
+func (d *downstream) currentConn() (*connection, ServerStatus) {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	if d.conn != nil && d.status.State == StateReady {
+		return d.conn, d.status
+	}
+	st := d.status
+	if !d.running && d.stopRequested() {
+		st.State = StateStopped
+	}
+	return nil, st
+}

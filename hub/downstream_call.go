@@ -1,0 +1,98 @@
+package hub
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"time"
+)
+
+// brokenReasonWait bounds how long a failed call waits to learn why the
+// connection broke, to say so in its error.
+const brokenReasonWait = 200 * time.Millisecond
+
+// Call forwards tools/call on the raw transport and returns the server's
+// result unchanged, isError results included. Go errors are the hub's own:
+// *ServerUnavailableError when the server is not ready, *CallTimeoutError
+// when the call outlives the server's timeout, *ResultTooLargeError, the
+// caller's ctx error, or a transport failure wrapped with the server's name.
+func (d *downstream) Call(ctx context.Context, tool string, args json.RawMessage, meta map[string]any) (json.RawMessage, error) {
+	if len(args) > 0 && !json.Valid(args) {
+		return nil, fmt.Errorf("server %s: call %s: arguments are not valid JSON", d.spec.Name, tool)
+	}
+	conn, st := d.currentConn()
+	if conn == nil {
+		return nil, &ServerUnavailableError{Server: d.spec.Name, State: st.State, Reason: st.LastError}
+	}
+	timeout := d.callTimeout()
+	callCtx, cancel := context.WithTimeout(ctx, timeout)
+	defer cancel()
+
+	result, err := conn.request(callCtx, "tools/call", toolCallParams(tool, args, meta))
+	if err == nil {
+		return result, nil
+	}
+	return nil, d.callError(ctx, callCtx, conn, tool, timeout, err)
+}
+
+func (d *downstream) callTimeout() time.Duration {
+	if d.spec.Timeout > 0 {
+		return d.spec.Timeout
+	}
+	return d.opts.CallTimeout
+}
+
+// toolCallParams builds tools/call params; arguments pass through as raw
+// JSON and _meta is sent only when given.
+func toolCallParams(tool string, args json.RawMessage, meta map[string]any) map[string]any {
+	params := map[string]any{"name": tool}
+	if len(args) > 0 {
+		params["arguments"] = args
+	} else {
+		params["arguments"] = map[string]any{}
+	}
+	if len(meta) > 0 {
+		params["_meta"] = meta
+	}
+	return params
+}
+
+// callError classifies a failed call. Transport failures also mark the
+// connection broken so the supervisor reconnects.
+func (d *downstream) callError(ctx, callCtx context.Context, conn *connection, tool string, timeout time.Duration, err error) error {
+	var tooLarge *ResultTooLargeError
+	switch {
+	case errors.As(err, &tooLarge):
+		return err
+	case ctx.Err() != nil:
+		return fmt.Errorf("server %s: call %s: %w", d.spec.Name, tool, ctx.Err())
+	case callCtx.Err() != nil:
+		return &CallTimeoutError{Tool: tool, Timeout: timeout.String()}
+	case isRemoteError(err):
+		return err
+	}
+	reason := conn.brokenReason()
+	switch {
+	case reason != nil:
+	case conn.child == nil:
+		// A remote or in-process transport failed: reconnect.
+		conn.markBroken(fmt.Errorf("call %s failed: %w", tool, err))
+	default:
+		// A stdio transport fails because the child's stdout ended; the
+		// child watchers mark the connection broken with the exit status,
+		// which is worth a short wait to report.
+		reason = conn.awaitBrokenReason(brokenReasonWait)
+	}
+	if reason != nil {
+		return fmt.Errorf("server %s: call %s: %w: %w", d.spec.Name, tool, reason, err)
+	}
+	return fmt.Errorf("server %s: call %s: %w", d.spec.Name, tool, err)
+}
+
+// isRemoteError reports whether err is the server's JSON-RPC error answer,
+// which leaves the connection healthy.
+func isRemoteError(err error) bool {
+	var remote *RemoteError
+	return errors.As(err, &remote)
+}

@@ -1,0 +1,125 @@
+package hub
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"time"
+
+	mcpclient "github.com/mark3labs/mcp-go/client"
+	transport "github.com/mark3labs/mcp-go/client/transport"
+	mcpgo "github.com/mark3labs/mcp-go/mcp"
+)
+
+// sseResponseTimeout is the SSE transport's own bound on waiting for a
+// response, set far beyond any call timeout.
+const sseResponseTimeout = 24 * time.Hour
+
+// connect opens a connection, performs the handshake and lists the tools,
+// all within ConnectTimeout. On failure the half-open connection is returned
+// too, for the caller to close.
+func (d *downstream) connect(ctx context.Context) (*connection, []RawTool, error) {
+	conn := newConnection(d.spec.Name, d.opts.MaxResultBytes)
+	if err := d.openTransport(conn); err != nil {
+		return conn, nil, err
+	}
+	conn.client = mcpclient.NewClient(conn.raw,
+		// The legacy handshake keeps list_changed as a plain notification
+		// and needs no per-request _meta on the raw requests below.
+		mcpclient.WithProtocolVersion(mcpgo.LATEST_LEGACY_PROTOCOL_VERSION))
+	conn.client.OnNotification(d.notificationHandler(conn))
+	conn.client.OnConnectionLost(func(err error) {
+		conn.markBroken(fmt.Errorf("connection lost: %w", err))
+	})
+	// Start gets the long-lived ctx: mcp-go ties the transport's lifetime
+	// to it.
+	if err := conn.client.Start(ctx); err != nil {
+		return conn, nil, d.handshakeError(conn, "start", err)
+	}
+
+	hctx, cancel := context.WithTimeout(ctx, d.opts.ConnectTimeout)
+	defer cancel()
+	hctx = withResponseLimit(hctx, &responseLimit{max: d.opts.MaxResultBytes})
+	if _, err := conn.client.Initialize(hctx, d.initializeRequest()); err != nil {
+		return conn, nil, d.handshakeError(conn, "initialize", err)
+	}
+	tools, err := listTools(hctx, conn)
+	if err != nil {
+		return conn, nil, d.handshakeError(conn, "list tools", err)
+	}
+	return conn, tools, nil
+}
+
+func (d *downstream) initializeRequest() mcpgo.InitializeRequest {
+	var req mcpgo.InitializeRequest
+	req.Params.ProtocolVersion = mcpgo.LATEST_LEGACY_PROTOCOL_VERSION
+	req.Params.ClientInfo = d.opts.ClientInfo
+	return req
+}
+
+// openTransport builds the transport for the spec; for stdio it spawns the
+// child first.
+func (d *downstream) openTransport(conn *connection) error {
+	switch d.spec.Transport {
+	case TransportStdio, "":
+		return d.openStdio(conn)
+	case TransportHTTP:
+		t, err := transport.NewStreamableHTTP(d.spec.URL,
+			transport.WithHTTPHeaders(d.spec.Headers),
+			transport.WithHTTPBasicClient(newCappedHTTPClient(d.opts.MaxResultBytes)),
+			transport.WithContinuousListening(),
+			transport.WithHTTPLogger(d.log))
+		if err != nil {
+			return fmt.Errorf("http transport: %w", err)
+		}
+		conn.raw = t
+	case TransportSSE:
+		t, err := transport.NewSSE(d.spec.URL,
+			transport.WithHeaders(d.spec.Headers),
+			transport.WithHTTPClient(newCappedHTTPClient(d.opts.MaxResultBytes)),
+			// Calls carry their own timeouts; the transport's 60s cap on
+			// waiting for a response would override longer ones.
+			transport.WithResponseTimeout(sseResponseTimeout),
+			transport.WithSSELogger(d.log))
+		if err != nil {
+			return fmt.Errorf("sse transport: %w", err)
+		}
+		conn.raw = t
+	case TransportInProcess:
+		if d.spec.InProcess == nil {
+			return errors.New("in-process server missing")
+		}
+		conn.raw = transport.NewInProcessTransport(d.spec.InProcess)
+	default:
+		return fmt.Errorf("unknown transport %q", d.spec.Transport)
+	}
+	return nil
+}
+
+// handshakeError explains a failed connect. When the connection broke (the
+// child exited, or wrote garbage) that reason is the clearer one; a closed
+// stdio transport always leads to one, once the child is reaped.
+func (d *downstream) handshakeError(conn *connection, step string, err error) error {
+	reason := conn.brokenReason()
+	if reason == nil && conn.child != nil && errors.Is(err, transport.ErrTransportClosed) {
+		reason = conn.awaitBrokenReason(stdoutEndGrace + time.Second)
+	}
+	if reason != nil {
+		return fmt.Errorf("%s: %w (%v)", step, reason, err)
+	}
+	return fmt.Errorf("%s: %w", step, err)
+}
+
+// notificationHandler routes the server's notifications: tools/list_changed
+// is followed here, everything else goes to OnNotification.
+func (d *downstream) notificationHandler(conn *connection) func(mcpgo.JSONRPCNotification) {
+	return func(n mcpgo.JSONRPCNotification) {
+		if n.Method == mcpgo.MethodNotificationToolsListChanged {
+			conn.toolsChanged()
+			return
+		}
+		if d.opts.OnNotification != nil {
+			d.opts.OnNotification(d.spec.Name, n)
+		}
+	}
+}

@@ -1,0 +1,101 @@
+package hub
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"io"
+	"net/http"
+	"sync/atomic"
+)
+
+// responseLimit travels in a request's context down to the HTTP round
+// tripper, which flags it when the server's answer is over the limit; the
+// call then reports a *ResultTooLargeError instead of a decoding error.
+type responseLimit struct {
+	max      int64
+	exceeded atomic.Bool
+	size     atomic.Int64 // bytes seen when the limit was crossed
+}
+
+type responseLimitKey struct{}
+
+func withResponseLimit(ctx context.Context, l *responseLimit) context.Context {
+	return context.WithValue(ctx, responseLimitKey{}, l)
+}
+
+func responseLimitFrom(ctx context.Context) *responseLimit {
+	l, _ := ctx.Value(responseLimitKey{}).(*responseLimit)
+	return l
+}
+
+// newCappedHTTPClient returns an HTTP client for remote downstreams whose
+// response bodies fail once a single line (a JSON body, or one line of an
+// event stream) grows past max bytes. mcp-go reads both without a limit.
+func newCappedHTTPClient(max int64) *http.Client {
+	base := http.DefaultTransport.(*http.Transport).Clone()
+	return &http.Client{Transport: &cappedTransport{base: base, max: max}}
+}
+
+type cappedTransport struct {
+	base http.RoundTripper
+	max  int64
+}
+
+func (t *cappedTransport) RoundTrip(req *http.Request) (*http.Response, error) {
+	resp, err := t.base.RoundTrip(req)
+	if err != nil {
+		return nil, err
+	}
+	resp.Body = &lineCappedBody{
+		body:  resp.Body,
+		max:   t.max,
+		limit: responseLimitFrom(req.Context()),
+	}
+	return resp, nil
+}
+
+// lineCappedBody fails a read once the current line is longer than max.
+type lineCappedBody struct {
+	body    io.ReadCloser
+	max     int64
+	limit   *responseLimit // flagged on overflow; nil for streams nobody waits on
+	lineLen int64
+	err     error
+}
+
+func (b *lineCappedBody) Read(p []byte) (int, error) {
+	if b.err != nil {
+		return 0, b.err
+	}
+	n, err := b.body.Read(p)
+	if over := b.count(p[:n]); over {
+		b.err = fmt.Errorf("response line longer than %d bytes: %w", b.max, errResponseTooLarge)
+		if b.limit != nil {
+			b.limit.size.Store(b.lineLen)
+			b.limit.exceeded.Store(true)
+		}
+		return 0, b.err
+	}
+	return n, err
+}
+
+// count adds chunk to the current line length and reports an overflow.
+func (b *lineCappedBody) count(chunk []byte) bool {
+	for len(chunk) > 0 {
+		i := bytes.IndexByte(chunk, '\n')
+		if i < 0 {
+			b.lineLen += int64(len(chunk))
+			return b.lineLen > b.max
+		}
+		if b.lineLen+int64(i) > b.max {
+			b.lineLen += int64(i)
+			return true
+		}
+		b.lineLen = 0
+		chunk = chunk[i+1:]
+	}
+	return false
+}
+
+func (b *lineCappedBody) Close() error { return b.body.Close() }

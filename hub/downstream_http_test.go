@@ -1,0 +1,39 @@
+package hub
+
+import (
+	"errors"
+	"io"
+	"strings"
+	"testing"
+)
+
+func TestLineCappedBody(t *testing.T) {
+	cases := []struct {
+		name     string
+		body     string
+		max      int64
+		tooLarge bool
+	}{
+		{"small JSON body", `{"id":1}`, 16, false},
+		{"exactly the limit", strings.Repeat("a", 16), 16, false},
+		{"one byte over", strings.Repeat("a", 17), 16, true},
+		{"many short event-stream lines", strings.Repeat("data: {\"x\":1}\n\n", 1000), 16, false},
+		{"one long line among short ones", "data: 1\n" + strings.Repeat("b", 40) + "\ndata: 2\n", 32, true},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			limit := &responseLimit{max: tc.max}
+			body := &lineCappedBody{body: io.NopCloser(&trickleReader{data: []byte(tc.body), step: 7}), max: tc.max, limit: limit}
+			got, err := io.ReadAll(body)
+			if tc.tooLarge {
+				if !errors.Is(err, errResponseTooLarge) || !limit.exceeded.Load() || limit.size.Load() <= tc.max {
+					t.Fatalf("want the limit flagged, got err %v, flagged %v, size %d", err, limit.exceeded.Load(), limit.size.Load())
+				}
+				return
+			}
+			if err != nil || string(got) != tc.body || limit.exceeded.Load() {
+				t.Fatalf("body altered: %d bytes, %v", len(got), err)
+			}
+		})
+	}
+}

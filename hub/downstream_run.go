@@ -1,0 +1,133 @@
+package hub
+
+import (
+	"context"
+	"fmt"
+	"time"
+)
+
+// Run supervises the server until ctx is done or Stop is called: connect,
+// serve until the connection breaks, wait out a jittered backoff, connect
+// again; after too many failures in the restart window the server is failed
+// and Run waits for the end. Run returns after the last connection is closed
+// and its process group killed and reaped. A second Run returns at once.
+func (d *downstream) Run(ctx context.Context) {
+	if !d.claimRun() {
+		return
+	}
+	ctx, cancel := d.stopContext(ctx)
+	defer cancel()
+	defer d.setState(StateStopped, "")
+
+	for ctx.Err() == nil {
+		conn, err := d.connectAndServe(ctx)
+		if ctx.Err() != nil {
+			conn.close(d.opts.StopGrace)
+			return
+		}
+		gaveUp := d.recordFailure(err)
+		conn.close(d.opts.StopGrace)
+		if gaveUp {
+			<-ctx.Done()
+			return
+		}
+		if !sleepContext(ctx, d.failures.delay()) {
+			return
+		}
+	}
+}
+
+// claimRun reports whether this is the first Run.
+func (d *downstream) claimRun() bool {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	if d.running {
+		return false
+	}
+	d.running = true
+	return true
+}
+
+// stopContext is ctx, also cancelled by Stop.
+func (d *downstream) stopContext(ctx context.Context) (context.Context, context.CancelFunc) {
+	ctx, cancel := context.WithCancel(ctx)
+	go func() {
+		select {
+		case <-d.stopped:
+			cancel()
+		case <-ctx.Done():
+		}
+	}()
+	return ctx, cancel
+}
+
+// connectAndServe connects and, once ready, serves until the connection
+// breaks or ctx ends. It returns the connection (possibly half-open, for the
+// caller to close) already detached from calls, and why it ended.
+func (d *downstream) connectAndServe(ctx context.Context) (*connection, error) {
+	d.setState(StateStarting, "")
+	conn, tools, err := d.connect(ctx)
+	if err != nil {
+		return conn, err
+	}
+	d.attach(conn)
+	d.setTools(conn, tools)
+	d.setState(StateReady, "")
+	d.log.Info("downstream ready", "tools", len(tools))
+	conn.watch(func() { d.followToolChanges(ctx, conn) })
+
+	select {
+	case <-ctx.Done():
+		d.detach(conn)
+		return conn, ctx.Err()
+	case <-conn.broken:
+		d.detach(conn)
+		return conn, conn.brokenReason()
+	}
+}
+
+func (d *downstream) attach(conn *connection) {
+	d.mu.Lock()
+	d.conn = conn
+	d.mu.Unlock()
+}
+
+func (d *downstream) detach(conn *connection) {
+	d.mu.Lock()
+	if d.conn == conn {
+		d.conn = nil
+	}
+	d.mu.Unlock()
+}
+
+// recordFailure counts a failure and moves to restarting, or to failed when
+// the restart window is exhausted; it reports whether the server gave up.
+func (d *downstream) recordFailure(err error) bool {
+	reason := "connection ended"
+	if err != nil {
+		reason = err.Error()
+	}
+	recent := d.failures.record(time.Now())
+	if d.failures.exhausted() {
+		policy := d.failures.policy
+		msg := fmt.Sprintf("gave up after %d failures within %s; last: %s", recent, policy.Window, reason)
+		d.log.Error("downstream failed", "failures", recent, "reason", reason)
+		d.setState(StateFailed, msg)
+		return true
+	}
+	d.log.Warn("downstream failed; restarting", "failures", recent, "reason", reason)
+	d.setState(StateRestarting, reason)
+	return false
+}
+
+// sleepContext waits for d or until ctx ends; it reports whether d passed.
+func sleepContext(ctx context.Context, d time.Duration) bool {
+	timer := time.NewTimer(d)
+	defer timer.Stop()
+	select {
+	case <-timer.C:
+		return true
+	case <-ctx.Done():
+		return false
+	}
+}

@@ -1,0 +1,59 @@
+package hub
+
+import (
+	"errors"
+	"fmt"
+	"time"
+
+	transport "github.com/mark3labs/mcp-go/client/transport"
+)
+
+// openStdio spawns the child in its own process group and wires its stdout
+// through the framer into mcp-go's stdio transport.
+func (d *downstream) openStdio(conn *connection) error {
+	child, err := startChild(d.spec, d.stderr)
+	if err != nil {
+		return err
+	}
+	d.log.Info("downstream process started", "command", d.spec.Command, "args", len(d.spec.Args), "pid", child.pid())
+	conn.child = child
+	conn.watchChild()
+	framer := newStdoutFramer(child.stdout, int(d.opts.MaxResultBytes), framerHooks{
+		oversize:  conn.noteOversized,
+		violation: conn.markBroken,
+		end:       conn.stdoutEnded,
+	})
+	conn.raw = transport.NewIO(framer, child.stdin, nil)
+	return nil
+}
+
+// watchChild marks the connection broken when the child exits.
+func (c *connection) watchChild() {
+	c.watch(func() {
+		select {
+		case <-c.child.exited:
+			c.markBroken(fmt.Errorf("server process exited: %s", c.child.exitReason()))
+		case <-c.done:
+		}
+	})
+}
+
+// stdoutEndGrace is how long a child whose stdout ended gets to exit before
+// the connection is declared broken anyway.
+const stdoutEndGrace = 5 * time.Second
+
+// stdoutEnded is called when the child's stdout ends. Usually the child is
+// exiting and watchChild reports why; a child that closed its stdout but
+// lives on is broken all the same.
+func (c *connection) stdoutEnded() {
+	go func() {
+		timer := time.NewTimer(stdoutEndGrace)
+		defer timer.Stop()
+		select {
+		case <-c.child.exited:
+		case <-c.done:
+		case <-timer.C:
+			c.markBroken(errors.New("server closed its stdout"))
+		}
+	}()
+}

@@ -1,0 +1,154 @@
+package hub
+
+import (
+	"context"
+	"encoding/json"
+	"strings"
+	"testing"
+)
+
+// fakeTools is a hand-written ToolCaller over a real catalog whose calls
+// answer with the tool's name.
+type fakeTools struct {
+	catalog *Catalog
+	called  []string
+}
+
+func newFakeTools(meta ServerMeta, names ...string) *fakeTools {
+	c := NewCatalog(nil)
+	var raws []RawTool
+	for _, n := range names {
+		raws = append(raws, RawTool{Name: n})
+	}
+	c.SetServer(meta, raws)
+	return &fakeTools{catalog: c}
+}
+
+func (f *fakeTools) Snapshot() *Snapshot { return f.catalog.Snapshot() }
+
+func (f *fakeTools) Call(_ context.Context, name string, _ json.RawMessage, _ CallOptions) (*CallResult, error) {
+	f.called = append(f.called, name)
+	raw, _ := json.Marshal(map[string]any{"content": []map[string]string{{"type": "text", "text": "ran " + name}}})
+	return &CallResult{Raw: raw}, nil
+}
+
+// scriptPolicy is a hand-written policy: each turn runs one function.
+type scriptPolicy struct {
+	turns []func(ctx context.Context, st *State) (Decision, error)
+}
+
+func (p *scriptPolicy) Decide(ctx context.Context, st *State) (Decision, error) {
+	return p.turns[st.Turn-1](ctx, st)
+}
+
+func denyRemote() Guard {
+	return GuardFuncs{
+		Tool:  func(t *Tool) (bool, string) { return t.Locality == LocalityLocal, "remote tools are off" },
+		Model: func(m ModelInfo) (bool, string) { return m.Locality == LocalityLocal, "remote models are off" },
+	}
+}
+
+func TestGuardHidesAndRefuses(t *testing.T) {
+	tools := newFakeTools(ServerMeta{Name: "web", Locality: LocalityRemote, CostPerCall: 0.01}, "fetch")
+	f := &fakeChat{body: replyWithUsage}
+	models, err := NewModels([]ModelEndpoint{{Name: "cloud", BaseURL: startFakeChat(t, f), ModelID: "x", Locality: LocalityRemote}}, ModelOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	eps, err := NewEpisodes(EpisodesConfig{Tools: tools, Models: models, Guard: denyRemote()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var offeredTools, offeredModels int
+	policy := &scriptPolicy{turns: []func(context.Context, *State) (Decision, error){
+		func(ctx context.Context, st *State) (Decision, error) {
+			offeredTools, offeredModels = len(st.Tools), len(st.Models)
+			_, toolErr := st.CallTool(ctx, "web__fetch", nil, "")
+			_, modelErr := st.CallModel(ctx, ModelCall{Endpoint: "cloud", Body: []byte(`{}`)})
+			if toolErr == nil || modelErr == nil {
+				t.Errorf("guard let calls through: %v %v", toolErr, modelErr)
+			}
+			return Decision{Final: true, Answer: "none"}, nil
+		},
+	}}
+	run, err := eps.Run(context.Background(), Task{Text: "t"}, policy)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if offeredTools != 0 || offeredModels != 0 {
+		t.Fatalf("offered %d tools and %d models", offeredTools, offeredModels)
+	}
+	if len(tools.called) != 0 || len(f.bodies) != 0 {
+		t.Fatalf("refused calls reached the tool (%v) or the model (%d)", tools.called, len(f.bodies))
+	}
+	for _, s := range run.Steps[:2] {
+		if !strings.Contains(s.Error, "are off") {
+			t.Fatalf("step without the guard's reason: %+v", s)
+		}
+	}
+	if run.Totals.USD != 0 {
+		t.Fatalf("refused calls were billed: %v", run.Totals.USD)
+	}
+}
+
+func TestEpisodeAccountsToolsAndModels(t *testing.T) {
+	tools := newFakeTools(ServerMeta{Name: "srv", Locality: LocalityLocal, CostPerCall: 0.5}, "go")
+	f := &fakeChat{body: replyWithUsage}
+	models, err := NewModels([]ModelEndpoint{{Name: "loc", BaseURL: startFakeChat(t, f), ModelID: "x", Locality: LocalityLocal, PriceIn: 1, PriceOut: 2}}, ModelOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	bus := NewBus()
+	sub := bus.Subscribe(16)
+	eps, err := NewEpisodes(EpisodesConfig{Tools: tools, Models: models, Bus: bus})
+	if err != nil {
+		t.Fatal(err)
+	}
+	policy := &scriptPolicy{turns: []func(context.Context, *State) (Decision, error){
+		func(ctx context.Context, st *State) (Decision, error) {
+			_, err := st.CallTool(ctx, "srv__go", json.RawMessage(`{}`), "")
+			return Decision{}, err
+		},
+		func(ctx context.Context, st *State) (Decision, error) {
+			_, err := st.CallModel(ctx, ModelCall{Endpoint: "loc", Alias: "answer-1", Body: []byte(`{}`)})
+			return Decision{Final: true, Answer: "done"}, err
+		},
+	}}
+	run, err := eps.Run(context.Background(), Task{Text: "t", PolicyName: "script"}, policy)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := 0.5 + 12*1/1e6 + 3*2/1e6
+	if run.Status != RunAnswered || run.Totals.USD != want || run.Totals.Turns != 2 {
+		t.Fatalf("run %+v", run)
+	}
+	if s := run.Steps[0]; s.Turn != 1 || s.Tool != "srv__go" || s.Response != "ran srv__go" || s.Locality != LocalityLocal {
+		t.Fatalf("tool step %+v", s)
+	}
+	sub.Cancel()
+	n := 0
+	for range sub.C {
+		n++
+	}
+	if n != len(run.Steps)+2 || sub.Dropped() != 0 {
+		t.Fatalf("%d events (%d dropped) for %d steps", n, sub.Dropped(), len(run.Steps))
+	}
+}
+
+func TestBusDropsWhenFull(t *testing.T) {
+	bus := NewBus()
+	slow := bus.Subscribe(1)
+	fast := bus.Subscribe(8)
+	for i := 0; i < 3; i++ {
+		bus.Publish(Event{Kind: EventStep})
+	}
+	if slow.Dropped() != 2 || fast.Dropped() != 0 || len(fast.C) != 3 {
+		t.Fatalf("dropped slow %d fast %d, fast holds %d", slow.Dropped(), fast.Dropped(), len(fast.C))
+	}
+	slow.Cancel()
+	slow.Cancel()
+	bus.Publish(Event{Kind: EventStep})
+	if len(fast.C) != 4 {
+		t.Fatal("publishing after a cancel lost events")
+	}
+}

@@ -1,0 +1,219 @@
+package hub
+
+import (
+	"context"
+	"fmt"
+	"log/slog"
+	"sort"
+	"sync"
+	"time"
+
+	mcpgo "github.com/mark3labs/mcp-go/mcp"
+)
+
+// Options tune a Hub. The zero value is usable.
+type Options struct {
+	Logger *slog.Logger
+	// Restart bounds how a crashed stdio child is restarted.
+	Restart RestartPolicy
+	// CallTimeout applies to calls whose server sets no timeout (default 60s).
+	CallTimeout time.Duration
+	// ConnectTimeout bounds initialize and the first tools/list (default 30s).
+	ConnectTimeout time.Duration
+	// MaxResultBytes caps one downstream result (default 16 MiB).
+	MaxResultBytes int64
+	// Version is reported to downstream servers in initialize.
+	Version string
+	// OnNotification receives every downstream notification that the hub does
+	// not consume itself (progress, logging, resource updates).
+	OnNotification func(server string, n mcpgo.JSONRPCNotification)
+}
+
+// Hub is the running set of downstream servers and their merged catalog.
+type Hub struct {
+	opts    Options
+	log     *slog.Logger
+	catalog *Catalog
+
+	mu       sync.Mutex
+	servers  map[string]*managedServer
+	order    []string
+	changed  chan struct{} // closed and replaced on every state or catalog change
+	watchers map[int]func(*Snapshot)
+	nextID   int
+	closed   bool
+	wg       sync.WaitGroup
+}
+
+type managedServer struct {
+	spec   ServerSpec
+	ds     *downstream
+	cancel context.CancelFunc
+}
+
+// New builds a hub over specs. Nothing is started until Start.
+func New(specs []ServerSpec, opts Options) (*Hub, error) {
+	if opts.Logger == nil {
+		opts.Logger = slog.Default()
+	}
+	if opts.CallTimeout <= 0 {
+		opts.CallTimeout = 60 * time.Second
+	}
+	h := &Hub{
+		opts:     opts,
+		log:      opts.Logger,
+		servers:  make(map[string]*managedServer, len(specs)),
+		changed:  make(chan struct{}),
+		watchers: map[int]func(*Snapshot){},
+	}
+	h.catalog = NewCatalog(h.catalogChanged)
+	for _, spec := range specs {
+		if spec.Name == "" {
+			return nil, fmt.Errorf("new hub: a server has no name")
+		}
+		if _, dup := h.servers[spec.Name]; dup {
+			return nil, fmt.Errorf("new hub: server %q listed twice", spec.Name)
+		}
+		h.servers[spec.Name] = &managedServer{spec: spec}
+		h.order = append(h.order, spec.Name)
+	}
+	sort.Strings(h.order)
+	return h, nil
+}
+
+// Start connects every server concurrently and returns at once; each server's
+// tools join the catalog as soon as it is ready. Servers run until Close or
+// until ctx is done.
+func (h *Hub) Start(ctx context.Context) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	for _, name := range h.order {
+		h.startLocked(ctx, h.servers[name])
+	}
+}
+
+func (h *Hub) startLocked(ctx context.Context, m *managedServer) {
+	spec := m.spec
+	m.ds = newDownstream(spec, downstreamOptions{
+		Logger:         h.log.With("server", spec.Name),
+		Restart:        h.opts.Restart,
+		ConnectTimeout: h.opts.ConnectTimeout,
+		MaxResultBytes: h.opts.MaxResultBytes,
+		ClientInfo:     mcpgo.Implementation{Name: "toolhub", Version: h.opts.Version},
+		OnTools: func(server string, tools []RawTool) {
+			h.catalog.SetServer(ServerMeta{
+				Name:        spec.Name,
+				Locality:    spec.Locality,
+				CostPerCall: spec.CostPerCall,
+				Unprefixed:  spec.Unprefixed,
+			}, tools)
+		},
+		OnState: func(st ServerStatus) {
+			if st.State == StateFailed || st.State == StateStopped {
+				h.catalog.RemoveServer(spec.Name)
+			}
+			h.signal()
+		},
+		OnNotification: h.opts.OnNotification,
+	})
+	runCtx, cancel := context.WithCancel(ctx)
+	m.cancel = cancel
+	h.wg.Add(1)
+	go func(ds *downstream) {
+		defer h.wg.Done()
+		ds.Run(runCtx)
+	}(m.ds)
+}
+
+// Close stops every server, killing their process groups, and waits for them.
+func (h *Hub) Close() error {
+	h.mu.Lock()
+	if h.closed {
+		h.mu.Unlock()
+		return nil
+	}
+	h.closed = true
+	for _, m := range h.servers {
+		if m.cancel != nil {
+			m.cancel()
+		}
+		if m.ds != nil {
+			m.ds.Stop()
+		}
+	}
+	h.mu.Unlock()
+	h.wg.Wait()
+	return nil
+}
+
+// Snapshot is the current catalog. It never changes; later changes make a new one.
+func (h *Hub) Snapshot() *Snapshot { return h.catalog.Snapshot() }
+
+// Servers reports every configured server, sorted by name.
+func (h *Hub) Servers() []ServerStatus {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	out := make([]ServerStatus, 0, len(h.order))
+	for _, name := range h.order {
+		m := h.servers[name]
+		if m.ds == nil {
+			out = append(out, ServerStatus{
+				Name: name, Transport: m.spec.Transport, Locality: m.spec.Locality, State: StateStopped,
+			})
+			continue
+		}
+		out = append(out, m.ds.Status())
+	}
+	return out
+}
+
+// Server reports one server's spec and status.
+func (h *Hub) server(name string) (*managedServer, bool) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	m, ok := h.servers[name]
+	return m, ok
+}
+
+// WatchCatalog calls fn with every new catalog snapshot until the returned
+// function is called. fn runs on the goroutine that changed the catalog and
+// must not block.
+func (h *Hub) WatchCatalog(fn func(*Snapshot)) (stop func()) {
+	h.mu.Lock()
+	id := h.nextID
+	h.nextID++
+	h.watchers[id] = fn
+	h.mu.Unlock()
+	return func() {
+		h.mu.Lock()
+		delete(h.watchers, id)
+		h.mu.Unlock()
+	}
+}
+
+func (h *Hub) catalogChanged(s *Snapshot) {
+	h.mu.Lock()
+	fns := make([]func(*Snapshot), 0, len(h.watchers))
+	for _, fn := range h.watchers {
+		fns = append(fns, fn)
+	}
+	h.mu.Unlock()
+	for _, fn := range fns {
+		fn(s)
+	}
+	h.signal()
+}
+
+// signal wakes everyone waiting in WaitTool or WaitSettled.
+func (h *Hub) signal() {
+	h.mu.Lock()
+	close(h.changed)
+	h.changed = make(chan struct{})
+	h.mu.Unlock()
+}
+
+func (h *Hub) changes() <-chan struct{} {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	return h.changed
+}

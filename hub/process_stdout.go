@@ -1,0 +1,162 @@
+package hub
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+)
+
+// stdoutFramer sits between a stdio child's stdout and mcp-go's stdio
+// transport, which reads whole lines with no size limit. It passes complete
+// JSON lines through; a response line longer than limit is skipped without
+// being held in memory and replaced by a JSON-RPC error for the same request,
+// so only that call fails. Anything that is not JSON (a banner, a stray
+// print) ends the stream: the server broke the protocol and is restarted.
+type stdoutFramer struct {
+	src   *bufio.Reader
+	limit int
+
+	// onOversize is told the id of a response that was replaced.
+	onOversize func(id json.RawMessage, size int64)
+	// onViolation is told why the stream was ended.
+	onViolation func(err error)
+	// onEnd is called once when the child's stdout ends (closed, or failed).
+	onEnd func()
+	ended bool
+
+	pending []byte // the rest of the current line, served to Read
+	line    []byte // reused line buffer
+	err     error  // returned once pending is empty
+}
+
+// framerHooks tell the connection what the framer saw.
+type framerHooks struct {
+	oversize  func(id json.RawMessage, size int64) // a response was replaced
+	violation func(err error)                      // the stream was ended on purpose
+	end       func()                               // the child's stdout ended
+}
+
+func newStdoutFramer(src io.Reader, limit int, hooks framerHooks) *stdoutFramer {
+	return &stdoutFramer{
+		src:         bufio.NewReaderSize(src, 64<<10),
+		limit:       limit,
+		onOversize:  hooks.oversize,
+		onViolation: hooks.violation,
+		onEnd:       hooks.end,
+	}
+}
+
+// Read serves the filtered stream.
+func (f *stdoutFramer) Read(p []byte) (int, error) {
+	for len(f.pending) == 0 {
+		if f.err != nil {
+			return 0, f.err
+		}
+		f.pending, f.err = f.nextLine()
+		if f.err != nil && !f.ended {
+			f.ended = true
+			f.onEnd()
+		}
+	}
+	n := copy(p, f.pending)
+	f.pending = f.pending[n:]
+	return n, nil
+}
+
+// nextLine returns the next line to pass on (with its newline), nil for a
+// line to drop, or an error that ends the stream.
+func (f *stdoutFramer) nextLine() ([]byte, error) {
+	if cap(f.line) > 1<<20 {
+		f.line = nil // do not hold on to the buffer of one large line
+	}
+	f.line = f.line[:0]
+	for {
+		chunk, err := f.src.ReadSlice('\n')
+		f.line = append(f.line, chunk...)
+		if len(f.line) > f.limit+1 {
+			return f.skipOversized(err)
+		}
+		if errors.Is(err, bufio.ErrBufferFull) {
+			continue
+		}
+		if err != nil && len(bytes.TrimSpace(f.line)) == 0 {
+			return nil, err
+		}
+		line, verr := f.checkLine(f.line)
+		if verr != nil {
+			return nil, verr
+		}
+		if err != nil {
+			return line, err
+		}
+		return line, nil
+	}
+}
+
+// checkLine accepts a JSON object or batch; blank lines are dropped.
+func (f *stdoutFramer) checkLine(line []byte) ([]byte, error) {
+	trimmed := bytes.TrimSpace(line)
+	if len(trimmed) == 0 {
+		return nil, nil
+	}
+	if (trimmed[0] == '{' || trimmed[0] == '[') && json.Valid(trimmed) {
+		return append(trimmed, '\n'), nil
+	}
+	return nil, f.violation(fmt.Errorf("server wrote non-JSON to stdout: %q", clip(trimmed, 80)))
+}
+
+// skipOversized reads past the rest of a line that is over the limit,
+// keeping only its first and last bytes, and answers it with an error.
+func (f *stdoutFramer) skipOversized(err error) ([]byte, error) {
+	head := bytes.Clone(f.line[:min(len(f.line), oversizeSample)])
+	tail := newTailBuffer(oversizeSample)
+	_, _ = tail.Write(f.line)
+	size := int64(len(f.line))
+	for errors.Is(err, bufio.ErrBufferFull) {
+		var chunk []byte
+		chunk, err = f.src.ReadSlice('\n')
+		_, _ = tail.Write(chunk)
+		size += int64(len(chunk))
+	}
+	id := identifyMessage(head, bytes.TrimSpace([]byte(tail.String())))
+	if id.ID == nil || id.HasMethod {
+		return nil, f.violation(fmt.Errorf("server sent a %d-byte message, over the %d-byte limit", size, f.limit))
+	}
+	f.onOversize(id.ID, size)
+	reply := oversizeReply(id.ID, size, f.limit)
+	if err != nil {
+		return reply, err
+	}
+	return reply, nil
+}
+
+func (f *stdoutFramer) violation(err error) error {
+	f.onViolation(err)
+	return io.EOF
+}
+
+// oversizeReply is the JSON-RPC error that stands in for a response over the
+// limit.
+func oversizeReply(id json.RawMessage, size int64, limit int) []byte {
+	reply := map[string]any{
+		"jsonrpc": "2.0",
+		"id":      id,
+		"error": map[string]any{
+			"code":    -32603,
+			"message": fmt.Sprintf("response of %d bytes exceeds the %d-byte limit", size, limit),
+		},
+	}
+	encoded, _ := json.Marshal(reply)
+	return append(encoded, '\n')
+}
+
+// clip shortens b to at most n bytes for error messages.
+func clip(b []byte, n int) []byte {
+	if len(b) <= n {
+		return b
+	}
+	return b[:n]
+}

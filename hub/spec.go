@@ -1,0 +1,93 @@
+package hub
+
+import (
+	"encoding/json"
+	"time"
+
+	mcpserver "github.com/mark3labs/mcp-go/server"
+)
+
+// Transport is how the hub reaches a downstream server.
+type Transport string
+
+// The transports a downstream server may use.
+const (
+	TransportStdio Transport = "stdio"
+	TransportSSE   Transport = "sse"
+	TransportHTTP  Transport = "http"
+	// TransportInProcess runs an mcp-go server inside the hub's process: the
+	// built-in providers (documents search, python) and benchmarks use it.
+	TransportInProcess Transport = "inprocess"
+)
+
+// Locality says whether data sent to a server or model stays on this machine.
+type Locality string
+
+// The two localities.
+const (
+	LocalityLocal  Locality = "local"
+	LocalityRemote Locality = "remote"
+)
+
+// ServerSpec describes one downstream MCP server, already validated and with
+// environment references expanded. The hub never reads config files itself.
+type ServerSpec struct {
+	Name      string
+	Transport Transport
+
+	// stdio
+	Command string
+	Args    []string
+	Env     map[string]string // added to the child's minimal environment
+	Cwd     string
+
+	// sse and http
+	URL     string
+	Headers map[string]string
+
+	// in-process
+	InProcess *mcpserver.MCPServer
+
+	// Unprefixed exposes the server's tools under their own names instead of
+	// server__tool: built-in providers, and a single passthrough server.
+	Unprefixed bool
+
+	Locality      Locality
+	DisabledTools []string      // downstream tool names never put in the catalog
+	Timeout       time.Duration // per call; zero means the hub's default
+	CostPerCall   float64       // USD
+}
+
+// RawTool is one entry of a downstream tools/list result, kept whole so that
+// nothing of its schema is lost when it is re-exported.
+type RawTool struct {
+	Name         string          `json:"name"`
+	Title        string          `json:"title,omitempty"`
+	Description  string          `json:"description,omitempty"`
+	InputSchema  json.RawMessage `json:"inputSchema,omitempty"`
+	OutputSchema json.RawMessage `json:"outputSchema,omitempty"`
+	Annotations  json.RawMessage `json:"annotations,omitempty"`
+	// Raw is the tool object exactly as the server sent it.
+	Raw json.RawMessage `json:"-"`
+}
+
+// ParseRawTools decodes the "tools" array of a tools/list result, keeping each
+// entry's raw bytes.
+func ParseRawTools(result json.RawMessage) ([]RawTool, error) {
+	var page struct {
+		Tools []json.RawMessage `json:"tools"`
+	}
+	if err := json.Unmarshal(result, &page); err != nil {
+		return nil, err
+	}
+	tools := make([]RawTool, 0, len(page.Tools))
+	for _, raw := range page.Tools {
+		var t RawTool
+		if err := json.Unmarshal(raw, &t); err != nil {
+			return nil, err
+		}
+		t.Raw = raw
+		tools = append(tools, t)
+	}
+	return tools, nil
+}

@@ -1,0 +1,137 @@
+// Package testenv finds what toolhub's tests drive: the repository root, the
+// npm reference servers under .tools, free loopback ports, and child
+// processes that must not outlive a test.
+package testenv
+
+import (
+	"bufio"
+	"fmt"
+	"net"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+)
+
+// RepoRoot is the directory holding go.mod.
+func RepoRoot(t testing.TB) string {
+	t.Helper()
+	dir, err := os.Getwd()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for {
+		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
+			return dir
+		}
+		parent := filepath.Dir(dir)
+		if parent == dir {
+			t.Fatal("testenv: no go.mod above the working directory")
+		}
+		dir = parent
+	}
+}
+
+// NPMBin returns the path of an npm-installed binary under .tools. Under
+// -short it skips the test; when .tools is missing it fails with the fix.
+func NPMBin(t testing.TB, name string) string {
+	t.Helper()
+	if testing.Short() {
+		t.Skip("starts npm servers; skipped under -short")
+	}
+	p := filepath.Join(RepoRoot(t), ".tools", "node_modules", ".bin", name)
+	if _, err := os.Stat(p); err != nil {
+		t.Fatalf("%s is missing: run scripts/install-tools.sh (make setup)", p)
+	}
+	return p
+}
+
+// FreePort returns a loopback port that was free a moment ago.
+func FreePort(t testing.TB) int {
+	t.Helper()
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer l.Close()
+	return l.Addr().(*net.TCPAddr).Port
+}
+
+// WaitListening waits until addr accepts TCP connections.
+func WaitListening(t testing.TB, addr string, within time.Duration) {
+	t.Helper()
+	deadline := time.Now().Add(within)
+	for time.Now().Before(deadline) {
+		c, err := net.DialTimeout("tcp", addr, 200*time.Millisecond)
+		if err == nil {
+			c.Close()
+			return
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	t.Fatalf("nothing listens on %s after %s", addr, within)
+}
+
+// StartEverythingHTTP runs server-everything over Streamable HTTP on a free
+// loopback port and returns its /mcp URL; it is killed when the test ends.
+func StartEverythingHTTP(t testing.TB) string {
+	t.Helper()
+	bin := NPMBin(t, "mcp-server-everything")
+	port := FreePort(t)
+	cmd := exec.Command(bin, "streamableHttp")
+	cmd.Env = append(os.Environ(), fmt.Sprintf("PORT=%d", port))
+	cmd.SysProcAttr = groupAttr()
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { killGroup(cmd) })
+	addr := fmt.Sprintf("127.0.0.1:%d", port)
+	WaitListening(t, addr, 30*time.Second)
+	return "http://" + addr + "/mcp"
+}
+
+// Descendants lists the pids of every living process whose ancestry reaches
+// pid, read from /proc.
+func Descendants(pid int) []int {
+	parents := map[int][]int{}
+	entries, _ := os.ReadDir("/proc")
+	for _, e := range entries {
+		var child int
+		if _, err := fmt.Sscanf(e.Name(), "%d", &child); err != nil {
+			continue
+		}
+		if ppid, ok := parentOf(child); ok {
+			parents[ppid] = append(parents[ppid], child)
+		}
+	}
+	var out []int
+	queue := []int{pid}
+	for len(queue) > 0 {
+		p := queue[0]
+		queue = queue[1:]
+		for _, c := range parents[p] {
+			out = append(out, c)
+			queue = append(queue, c)
+		}
+	}
+	return out
+}
+
+func parentOf(pid int) (int, bool) {
+	f, err := os.Open(fmt.Sprintf("/proc/%d/status", pid))
+	if err != nil {
+		return 0, false
+	}
+	defer f.Close()
+	sc := bufio.NewScanner(f)
+	for sc.Scan() {
+		if v, ok := strings.CutPrefix(sc.Text(), "PPid:"); ok {
+			var ppid int
+			_, err := fmt.Sscanf(strings.TrimSpace(v), "%d", &ppid)
+			return ppid, err == nil
+		}
+	}
+	return 0, false
+}

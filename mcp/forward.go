@@ -1,0 +1,90 @@
+package mcp
+
+import (
+	"context"
+	"encoding/json"
+
+	mcpgo "github.com/mark3labs/mcp-go/mcp"
+	mcpserver "github.com/mark3labs/mcp-go/server"
+
+	"github.com/toolhub/toolhub/hub"
+)
+
+// forwardHandler is the handler of a directly exposed catalog tool.
+func (s *Server) forwardHandler(name string) mcpserver.ToolHandlerFunc {
+	return func(ctx context.Context, req mcpgo.CallToolRequest) (*mcpgo.CallToolResult, error) {
+		return s.forward(ctx, name, rawArguments(req), progressToken(req)), nil
+	}
+}
+
+// forward calls a catalog tool through the hub and returns its result as
+// the downstream sent it, or an isError result saying what went wrong.
+// Progress and log notifications the downstream sends meanwhile reach this
+// call's client only. Cancelling ctx (the client's notifications/cancelled,
+// or a closed HTTP stream) cancels the downstream call.
+func (s *Server) forward(ctx context.Context, name string, args json.RawMessage, clientToken mcpgo.ProgressToken) *mcpgo.CallToolResult {
+	var server string
+	if t, ok := s.cat.Snapshot().Lookup(name); ok {
+		server = t.Server
+	}
+	route := s.newRoute(ctx, server, clientToken)
+	remove := s.calls.add(route)
+	defer remove()
+
+	var opts hub.CallOptions
+	if route.hubToken != "" {
+		// Only the remapped token goes downstream: the client's other _meta
+		// entries (protocol version, client info, its log level) describe the
+		// client's connection, not the hub's.
+		opts.Meta = map[string]any{"progressToken": route.hubToken}
+	}
+	res, err := s.cat.Call(ctx, name, args, opts)
+	if err != nil {
+		s.log.Debug("forwarded call failed", "tool", name, "err", err)
+		return errorResult(name, err)
+	}
+	if size := len(res.Raw); int64(size) > s.opts.MaxResultBytes {
+		return errorResult(name, &ResultTooLargeError{Tool: name, Size: size, Limit: s.opts.MaxResultBytes})
+	}
+	out, err := passThrough(res.Raw)
+	if err != nil {
+		return errorResult(name, err)
+	}
+	return out
+}
+
+// newRoute describes where the downstream notifications of one call go.
+func (s *Server) newRoute(ctx context.Context, server string, clientToken mcpgo.ProgressToken) *callRoute {
+	return &callRoute{
+		server:      server,
+		clientToken: clientToken,
+		session:     mcpserver.ClientSessionFromContext(ctx),
+		notify: func(method string, params map[string]any) error {
+			return s.mcp.SendNotificationToClient(ctx, method, params)
+		},
+		wantsLog: func(level mcpgo.LoggingLevel) bool { return s.levels.wants(ctx, level) },
+	}
+}
+
+// rawArguments are the call's arguments as the client sent them.
+func rawArguments(req mcpgo.CallToolRequest) json.RawMessage {
+	if len(req.Params.RawArguments) > 0 {
+		return req.Params.RawArguments
+	}
+	if req.Params.Arguments == nil {
+		return nil
+	}
+	raw, err := json.Marshal(req.Params.Arguments)
+	if err != nil {
+		return nil
+	}
+	return raw
+}
+
+// progressToken is the token the client asked progress under, or nil.
+func progressToken(req mcpgo.CallToolRequest) mcpgo.ProgressToken {
+	if req.Params.Meta == nil {
+		return nil
+	}
+	return req.Params.Meta.ProgressToken
+}

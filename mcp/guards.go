@@ -1,0 +1,180 @@
+package mcp
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"net/netip"
+	"net/url"
+	"slices"
+	"strings"
+
+	mcpserver "github.com/mark3labs/mcp-go/server"
+)
+
+// originPolicy decides which browser origins may talk to the endpoint.
+// mcp-go's own guard checks only the Host header (against DNS rebinding);
+// a page on another site that reaches 127.0.0.1 directly carries a loopback
+// Host but its own Origin, which only this check stops.
+type originPolicy struct {
+	allowed map[string]bool // normalised origins
+}
+
+// newOriginPolicy accepts loopback origins and those listed in allow
+// (scheme://host[:port], as browsers send them).
+func newOriginPolicy(allow []string) (*originPolicy, error) {
+	p := &originPolicy{allowed: make(map[string]bool, len(allow))}
+	for _, a := range allow {
+		norm, ok := normalizeOrigin(a)
+		if !ok {
+			return nil, fmt.Errorf("allowed origin %q: want scheme://host[:port]", a)
+		}
+		p.allowed[norm] = true
+	}
+	return p, nil
+}
+
+// permits reports whether a request with this Origin header value may
+// proceed. Requests without Origin (every non-browser client) may.
+func (p *originPolicy) permits(origin string) bool {
+	if origin == "" {
+		return true
+	}
+	norm, ok := normalizeOrigin(origin)
+	if !ok {
+		return false // "null", garbage
+	}
+	return isLoopbackOrigin(norm) || p.allowed[norm]
+}
+
+// corsHeaders are the request headers a browser client may send.
+var corsHeaders = []string{"Content-Type", "Authorization", "Mcp-Session-Id", "Mcp-Protocol-Version", "Last-Event-ID"}
+
+// corsOption makes mcp-go answer CORS for the allowed origins (loopback
+// pages need no CORS to be let through here, but get none either); nil
+// when there are none.
+func (p *originPolicy) corsOption() mcpserver.StreamableHTTPOption {
+	if len(p.allowed) == 0 {
+		return nil
+	}
+	origins := make([]string, 0, len(p.allowed))
+	for o := range p.allowed {
+		origins = append(origins, o)
+	}
+	slices.Sort(origins)
+	return mcpserver.WithStreamableHTTPCORS(
+		mcpserver.WithCORSAllowedOrigins(origins...),
+		mcpserver.WithCORSAllowedHeaders(corsHeaders...),
+	)
+}
+
+// isPreflight reports whether r is a CORS preflight, which by design
+// carries no credentials.
+func isPreflight(r *http.Request) bool {
+	return r.Method == http.MethodOptions && r.Header.Get("Access-Control-Request-Method") != ""
+}
+
+// middleware answers 403 to requests from an origin the policy refuses.
+func (p *originPolicy) middleware(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if origin := r.Header.Get("Origin"); !p.permits(origin) {
+			http.Error(w, fmt.Sprintf("Forbidden: origin %q may not use this endpoint "+
+				"(toolhub serve --allow-origin adds one)", origin), http.StatusForbidden)
+			return
+		}
+		next.ServeHTTP(w, r)
+	})
+}
+
+// normalizeOrigin lower-cases an http(s) origin and drops a default port.
+func normalizeOrigin(s string) (string, bool) {
+	u, err := url.Parse(strings.TrimSpace(s))
+	if err != nil || u.Host == "" || u.User != nil || (u.Path != "" && u.Path != "/") ||
+		u.RawQuery != "" || u.Fragment != "" {
+		return "", false
+	}
+	scheme := strings.ToLower(u.Scheme)
+	if scheme != "http" && scheme != "https" {
+		return "", false
+	}
+	host := strings.ToLower(u.Hostname())
+	port := u.Port()
+	if (scheme == "http" && port == "80") || (scheme == "https" && port == "443") {
+		port = ""
+	}
+	if strings.Contains(host, ":") {
+		host = "[" + host + "]"
+	}
+	if port != "" {
+		host += ":" + port
+	}
+	return scheme + "://" + host, true
+}
+
+// isLoopbackOrigin reports whether a normalised origin names this machine:
+// localhost or a loopback address, on any port.
+func isLoopbackOrigin(origin string) bool {
+	u, err := url.Parse(origin)
+	if err != nil {
+		return false
+	}
+	return isLoopbackHost(u.Hostname())
+}
+
+// isLoopbackHost reports whether host (no port) is localhost or a loopback
+// IP address.
+func isLoopbackHost(host string) bool {
+	host = strings.Trim(host, "[]")
+	if strings.EqualFold(host, "localhost") {
+		return true
+	}
+	ip, err := netip.ParseAddr(host)
+	return err == nil && ip.IsLoopback()
+}
+
+// isLoopbackAddr reports whether a listen address host:port binds only
+// loopback.
+func isLoopbackAddr(addr string) bool {
+	host, _, err := net.SplitHostPort(addr)
+	return err == nil && host != "" && isLoopbackHost(host)
+}
+
+// limitBody answers 413 to a request whose body is larger than max bytes.
+// mcp-go reads the whole body itself and turns a read error into a JSON-RPC
+// parse error, so the body is read here, under http.MaxBytesReader, and
+// handed on from memory.
+func limitBody(max int64, next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.Body == nil || r.Body == http.NoBody {
+			next.ServeHTTP(w, r)
+			return
+		}
+		if r.ContentLength > max {
+			tooLarge(w, max)
+			return
+		}
+		body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, max))
+		if err != nil {
+			var mbe *http.MaxBytesError
+			if errors.As(err, &mbe) {
+				tooLarge(w, max)
+				return
+			}
+			http.Error(w, "reading the request body failed: "+err.Error(), http.StatusBadRequest)
+			return
+		}
+		r.Body = io.NopCloser(bytes.NewReader(body))
+		next.ServeHTTP(w, r)
+	})
+}
+
+// tooLarge answers 413 and closes the connection: the rest of the body
+// would otherwise have to be read and thrown away.
+func tooLarge(w http.ResponseWriter, max int64) {
+	w.Header().Set("Connection", "close")
+	http.Error(w, fmt.Sprintf("request body too large: toolhub accepts at most %d bytes "+
+		"(toolhub serve --max-body raises the limit)", max), http.StatusRequestEntityTooLarge)
+}

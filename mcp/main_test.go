@@ -1,0 +1,57 @@
+package mcp
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"testing"
+
+	mcpgo "github.com/mark3labs/mcp-go/mcp"
+	mcpserver "github.com/mark3labs/mcp-go/server"
+
+	"github.com/toolhub/toolhub/hub"
+)
+
+// downstreamEnv makes the test binary serve the fixture over stdio instead
+// of running tests, so a hub can spawn it as a real child process.
+const downstreamEnv = "TOOLHUB_MCP_TEST_DOWNSTREAM"
+
+func TestMain(m *testing.M) {
+	if os.Getenv(downstreamEnv) == "1" {
+		os.Exit(serveFixtureOverStdio())
+	}
+	code := m.Run()
+	if toolhubBuild.dir != "" {
+		_ = os.RemoveAll(toolhubBuild.dir)
+	}
+	os.Exit(code)
+}
+
+// serveFixtureOverStdio serves the fixture plus "vanish", a tool whose call
+// kills the process before it answers.
+func serveFixtureOverStdio() int {
+	f := newFixture()
+	f.srv.AddTool(mcpgo.NewTool("vanish", mcpgo.WithDescription("Exit in the middle of the call.")),
+		func(context.Context, mcpgo.CallToolRequest) (*mcpgo.CallToolResult, error) {
+			os.Exit(3)
+			return nil, nil
+		})
+	if err := mcpserver.ServeStdio(f.srv); err != nil {
+		fmt.Fprintln(os.Stderr, "fixture:", err)
+		return 1
+	}
+	return 0
+}
+
+// childSpec is a stdio downstream running this test binary as the fixture.
+func childSpec(t *testing.T, name string) hub.ServerSpec {
+	t.Helper()
+	exe, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return hub.ServerSpec{
+		Name: name, Transport: hub.TransportStdio, Command: exe,
+		Env: map[string]string{downstreamEnv: "1"}, Locality: hub.LocalityLocal,
+	}
+}

@@ -1,0 +1,189 @@
+package mcp
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"log/slog"
+	"sync"
+	"time"
+
+	mcpgo "github.com/mark3labs/mcp-go/mcp"
+	mcpserver "github.com/mark3labs/mcp-go/server"
+
+	"github.com/toolhub/toolhub/hub"
+)
+
+// Catalog is what the MCP surface needs from the hub: the merged tool
+// catalog, a way to call its tools, and word of every change. *hub.Hub
+// satisfies it; tests use fakes.
+type Catalog interface {
+	// Snapshot is the current catalog; it never changes once returned.
+	Snapshot() *hub.Snapshot
+	// Call forwards one tool call to the server that owns the tool.
+	Call(ctx context.Context, name string, args json.RawMessage, opts hub.CallOptions) (*hub.CallResult, error)
+	// WatchCatalog calls fn with every new snapshot until stop is called. fn
+	// must not block.
+	WatchCatalog(fn func(*hub.Snapshot)) (stop func())
+}
+
+// Defaults of Options.
+const (
+	DefaultMaxResultBytes = 8 << 20
+	DefaultReadyTimeout   = 20 * time.Second
+)
+
+// instructions tell a client's model what toolhub is.
+const instructions = `toolhub gathers the tools of several MCP servers behind one endpoint. ` +
+	`Tool names are server__tool. find_tools searches them all by what they do.`
+
+// Options configure a Server. The zero value is usable.
+type Options struct {
+	Name    string // reported to clients; default "toolhub"
+	Version string
+	// Expose chooses the tool surface; default ExposeBoth.
+	Expose Exposure
+	// MaxResultBytes caps one forwarded result; larger results become an
+	// isError result saying so. Default DefaultMaxResultBytes.
+	MaxResultBytes int64
+	// WaitReady, when set, holds the first tools/list until it returns or
+	// ReadyTimeout passes, so that clients which list tools once, right after
+	// connecting, see every server's tools (hub.Hub.WaitSettled fits).
+	WaitReady    func(ctx context.Context) error
+	ReadyTimeout time.Duration
+	// Relay, when set, delivers downstream notifications (progress, log
+	// messages) to this server; give relay.OnNotification to the hub.
+	Relay  *Relay
+	Logger *slog.Logger
+}
+
+// Server is toolhub's MCP server: the catalog's tools as the client sees
+// them, kept in step with the catalog. Serve it with ServeStdio or
+// ListenHTTP.
+type Server struct {
+	cat    Catalog
+	opts   Options
+	log    *slog.Logger
+	mcp    *mcpserver.MCPServer
+	calls  *inflight
+	levels *logLevels
+	index  indexCache
+
+	surface   surfaceState
+	readyOnce sync.Once
+
+	stopWatch func()
+	kick      chan struct{}
+	done      chan struct{}
+	closeOnce sync.Once
+	wg        sync.WaitGroup
+}
+
+// NewServer builds the MCP surface over cat and starts following its
+// changes until Close.
+func NewServer(cat Catalog, opts Options) (*Server, error) {
+	opts, err := withDefaults(opts)
+	if err != nil {
+		return nil, fmt.Errorf("new mcp server: %w", err)
+	}
+	s := &Server{
+		cat:    cat,
+		opts:   opts,
+		log:    opts.Logger,
+		calls:  newInflight(),
+		levels: newLogLevels(),
+		kick:   make(chan struct{}, 1),
+		done:   make(chan struct{}),
+	}
+	hooks := &mcpserver.Hooks{}
+	s.levels.register(hooks)
+	hooks.AddBeforeListTools(func(ctx context.Context, _ any, _ *mcpgo.ListToolsRequest) { s.awaitReady(ctx) })
+	s.mcp = mcpserver.NewMCPServer(opts.Name, opts.Version,
+		mcpserver.WithToolCapabilities(true),
+		mcpserver.WithLogging(),
+		mcpserver.WithHooks(hooks),
+		mcpserver.WithRecovery(),
+		mcpserver.WithInstructions(instructions),
+	)
+	s.syncSurface()
+	s.stopWatch = cat.WatchCatalog(func(*hub.Snapshot) {
+		select {
+		case s.kick <- struct{}{}:
+		default: // a sync is already pending; it will read the newest snapshot
+		}
+	})
+	s.wg.Add(1)
+	go s.follow()
+	if opts.Relay != nil {
+		opts.Relay.attach(s)
+	}
+	return s, nil
+}
+
+func withDefaults(o Options) (Options, error) {
+	if o.Name == "" {
+		o.Name = "toolhub"
+	}
+	if o.Expose == "" {
+		o.Expose = ExposeBoth
+	}
+	if _, err := ParseExposure(string(o.Expose)); err != nil {
+		return o, err
+	}
+	if o.MaxResultBytes <= 0 {
+		o.MaxResultBytes = DefaultMaxResultBytes
+	}
+	if o.ReadyTimeout <= 0 {
+		o.ReadyTimeout = DefaultReadyTimeout
+	}
+	if o.Logger == nil {
+		o.Logger = slog.Default()
+	}
+	return o, nil
+}
+
+// MCPServer is the underlying mcp-go server, for embedding in another
+// transport.
+func (s *Server) MCPServer() *mcpserver.MCPServer { return s.mcp }
+
+// Close stops following the catalog and detaches from the relay. Serving
+// stops with the contexts given to ServeStdio or HTTPServer.Serve.
+func (s *Server) Close() {
+	s.closeOnce.Do(func() {
+		if s.opts.Relay != nil {
+			s.opts.Relay.detach(s)
+		}
+		s.stopWatch()
+		close(s.done)
+		s.wg.Wait()
+	})
+}
+
+// follow re-syncs the tool surface after every catalog change.
+func (s *Server) follow() {
+	defer s.wg.Done()
+	for {
+		select {
+		case <-s.done:
+			return
+		case <-s.kick:
+			s.syncSurface()
+		}
+	}
+}
+
+// awaitReady holds the first tools/list until the hub's servers have
+// connected (or failed), then brings the surface up to date.
+func (s *Server) awaitReady(ctx context.Context) {
+	if s.opts.WaitReady == nil {
+		return
+	}
+	s.readyOnce.Do(func() {
+		ctx, cancel := context.WithTimeout(ctx, s.opts.ReadyTimeout)
+		defer cancel()
+		if err := s.opts.WaitReady(ctx); err != nil {
+			s.log.Warn("listing tools before every server is ready", "err", err)
+		}
+		s.syncSurface()
+	})
+}

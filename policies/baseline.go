@@ -1,0 +1,108 @@
+package policies
+
+import (
+	"context"
+	"fmt"
+	"strings"
+
+	"github.com/toolhub/toolhub/hub"
+)
+
+// RetrieveAnswer is the baseline and no-orchestrator fallback: search the
+// task text on search_documents (and web_search when offered), then answer
+// in one call with a model chosen by Pick among the allowed answer models.
+// With no model at all it returns the passages found and says so. It runs
+// the same way in both modes and always ends on its first turn.
+type RetrieveAnswer struct {
+	Name        string // how the run log names it; "retrieve-answer" when empty
+	Pick        func([]hub.ModelInfo) (hub.ModelInfo, bool)
+	Temperature float64
+	Counter     TokenCounter
+}
+
+// Decide searches, then answers.
+func (r *RetrieveAnswer) Decide(ctx context.Context, st *hub.State) (hub.Decision, error) {
+	var evidence ResearchState
+	evidence.AddDocs(searchHits(ctx, st, firstRunes(strings.TrimSpace(st.Task), maxQueryChars)))
+	pick := r.Pick
+	if pick == nil {
+		pick = Strongest
+	}
+	model, ok := pick(answerModels(st.Models))
+	if !ok {
+		return hub.Decision{Final: true, Answer: passagesOnly(evidence.Docs)}, nil
+	}
+	alias := aliasesFor([]hub.ModelInfo{model}, RoleAnswer).aliases
+	if len(alias) == 0 {
+		alias = []Alias{{Name: "answer-1", Role: RoleAnswer, AnswerStyle: StyleBoxed, ContextLength: model.ContextLength}}
+	}
+	x := researchExpert{st: st, state: &evidence, alias: alias[0], endpoint: model.Name,
+		temperature: r.Temperature, counter: r.Counter}
+	if x.counter == nil {
+		x.counter = DefaultCounter()
+	}
+	return hub.Decision{Final: true, Answer: x.answer(ctx)}, nil
+}
+
+// answerModels returns the models with the answer role, or every model when
+// none declares it.
+func answerModels(models []hub.ModelInfo) []hub.ModelInfo {
+	var out []hub.ModelInfo
+	for _, m := range models {
+		if m.HasRole(RoleAnswer) {
+			out = append(out, m)
+		}
+	}
+	if len(out) == 0 {
+		return models
+	}
+	return out
+}
+
+func passagesOnly(docs []string) string {
+	if len(docs) == 0 {
+		return "No model is available to answer, and the local search found no passages."
+	}
+	var b strings.Builder
+	b.WriteString("No model is available to answer; these are the passages the local search found:\n")
+	// Docs are stored worst first (best last); show best first.
+	for i := len(docs) - 1; i >= 0; i-- {
+		fmt.Fprintf(&b, "\n[%d] %s\n", len(docs)-i, docs[i])
+	}
+	return b.String()
+}
+
+// price is a model's price for ordering: input plus output per 1M tokens.
+func price(m hub.ModelInfo) float64 { return m.PriceIn + m.PriceOut }
+
+// Cheapest picks the lowest-priced model, the first on ties.
+func Cheapest(models []hub.ModelInfo) (hub.ModelInfo, bool) {
+	return pickBy(models, func(a, b hub.ModelInfo) bool { return price(a) < price(b) })
+}
+
+// Strongest picks the highest-priced model (price stands in for strength),
+// the first on ties.
+func Strongest(models []hub.ModelInfo) (hub.ModelInfo, bool) {
+	return pickBy(models, func(a, b hub.ModelInfo) bool { return price(a) > price(b) })
+}
+
+// Fixed picks the model with endpoint name.
+func Fixed(name string) func([]hub.ModelInfo) (hub.ModelInfo, bool) {
+	return func(models []hub.ModelInfo) (hub.ModelInfo, bool) {
+		return pickBy(models, func(a, _ hub.ModelInfo) bool { return false }, name)
+	}
+}
+
+func pickBy(models []hub.ModelInfo, better func(a, b hub.ModelInfo) bool, only ...string) (hub.ModelInfo, bool) {
+	var best hub.ModelInfo
+	found := false
+	for _, m := range models {
+		if len(only) > 0 && m.Name != only[0] {
+			continue
+		}
+		if !found || better(m, best) {
+			best, found = m, true
+		}
+	}
+	return best, found
+}

@@ -1,0 +1,38 @@
+package policies
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/toolhub/toolhub/hub"
+)
+
+// Policy names accepted by NewPolicy.
+const (
+	PolicyOrchestrator   = "orchestrator"
+	PolicyCheapest       = "cheapest"
+	PolicyStrongest      = "strongest"
+	PolicyRetrieveAnswer = "retrieve-answer"
+	PolicyFixedPrefix    = "fixed:"
+)
+
+// NewPolicy builds the policy named spec: orchestrator, fixed:MODEL,
+// cheapest, strongest or retrieve-answer. orch supplies the orchestrator's
+// settings and the baselines' temperature.
+func NewPolicy(spec string, orch Orchestrator) (hub.Policy, error) {
+	base := func(name string, pick func([]hub.ModelInfo) (hub.ModelInfo, bool)) hub.Policy {
+		return &RetrieveAnswer{Name: name, Pick: pick, Temperature: orch.Temperature, Counter: orch.Counter}
+	}
+	switch {
+	case spec == "" || spec == PolicyOrchestrator:
+		o := orch
+		return &o, nil
+	case spec == PolicyCheapest:
+		return base(spec, Cheapest), nil
+	case spec == PolicyStrongest, spec == PolicyRetrieveAnswer:
+		return base(spec, Strongest), nil
+	case strings.HasPrefix(spec, PolicyFixedPrefix) && len(spec) > len(PolicyFixedPrefix):
+		return base(spec, Fixed(strings.TrimPrefix(spec, PolicyFixedPrefix))), nil
+	}
+	return nil, fmt.Errorf("unknown policy %q (want orchestrator, fixed:MODEL, cheapest, strongest or retrieve-answer)", spec)
+}

@@ -1,0 +1,213 @@
+package policies
+
+import (
+	"strings"
+	"testing"
+)
+
+func TestExtractQuery(t *testing.T) {
+	long := strings.Repeat("penetrance ", 50) // 550 characters
+	tests := []struct {
+		name   string
+		reply  string
+		want   string
+		wantOK bool
+	}{
+		{"tagged", "<query>BRCA1 variant penetrance</query>", "BRCA1 variant penetrance", true},
+		{"last tag wins", "<query>first</query> then <query>  second query </query>", "second query", true},
+		{"after think", "<think>\nmaybe <query>draft</query>\n</think>\n<query>final query</query>", "final query", true},
+		{"unclosed tag", "<query>unclosed query text", "unclosed query text", true},
+		{"untagged whole reply", "BRCA1 variant penetrance in carriers", "BRCA1 variant penetrance in carriers", true},
+		{"untagged after think", "<think>plan</think>\nsmallest prime p", "smallest prime p", true},
+		{"untagged cut to 390", long, strings.TrimSpace(long[:390]), true},
+		{"tagged cut to 390", "<query>" + long + "</query>", strings.TrimSpace(long[:390]), true},
+		{"under 5 characters", "<query>abc</query>", "", false},
+		{"blank padding does not count", "<query>  ab  </query>", "", false},
+		{"exactly 5", "<query>abcde</query>", "abcde", true},
+		{"empty reply", "", "", false},
+		{"think only, cut", "<think>still thinking about", "", false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got, ok := ExtractQuery(tt.reply)
+			if got != tt.want || ok != tt.wantOK {
+				t.Errorf("ExtractQuery = %q, %v; want %q, %v", got, ok, tt.want, tt.wantOK)
+			}
+		})
+	}
+}
+
+func TestExtractPython(t *testing.T) {
+	tests := []struct {
+		name   string
+		reply  string
+		want   string
+		wantOK bool
+	}{
+		{"fenced", "```python\nprint(2**10)\n```", "\nprint(2**10)\n", true},
+		{"last fence wins", "```python\nprint(1)\n```\nbetter:\n```python\nprint(2)\n```", "\nprint(2)\n", true},
+		{"text around", "Here is code:\n```python\nx = 3\nprint(x)\n```\nIt prints 3.", "\nx = 3\nprint(x)\n", true},
+		{"truncated fence", "```python\nprint(1)", "\nprint(1)", true},
+		{"unfenced reply runs nothing", "print(2**10)", "", false},
+		{"other language fence", "```bash\necho hi\n```", "", false},
+		{"blank fence", "```python\n  \n```", "", false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got, ok := ExtractPython(tt.reply)
+			if got != tt.want || ok != tt.wantOK {
+				t.Errorf("ExtractPython = %q, %v; want %q, %v", got, ok, tt.want, tt.wantOK)
+			}
+		})
+	}
+}
+
+func TestExtractBoxed(t *testing.T) {
+	tests := []struct {
+		name   string
+		reply  string
+		want   string
+		wantOK bool
+	}{
+		{"plain", `… so \boxed{1024}.`, "1024", true},
+		{"nested braces", `\boxed{\frac{1}{2}}`, `\frac{1}{2}`, true},
+		{"text after the box", `\boxed{\frac{1}{2}} and {more} text}`, `\frac{1}{2}`, true},
+		{"last box wins", `first \boxed{1}, final \boxed{2}`, "2", true},
+		{"escaped braces", `\boxed{\{1, 2\}}`, `\{1, 2\}`, true},
+		{"double backslash before brace", `\boxed{a \\}`, `a \\`, true},
+		{"trimmed", `\boxed{ 42 }`, "42", true},
+		{"unbalanced falls back to the last brace", `\boxed{\frac{1}{2} is it}`, `\frac{1}{2} is it`, true},
+		{"cut reply with no closing brace", `\boxed{\frac{1`, "", false},
+		{"no box", "The answer is 42.", "", false},
+		{"empty box", `\boxed{}`, "", false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got, ok := ExtractBoxed(tt.reply)
+			if got != tt.want || ok != tt.wantOK {
+				t.Errorf("ExtractBoxed = %q, %v; want %q, %v", got, ok, tt.want, tt.wantOK)
+			}
+		})
+	}
+}
+
+func TestExtractTagged(t *testing.T) {
+	tests := []struct {
+		name   string
+		reply  string
+		want   string
+		wantOK bool
+	}{
+		{"tagged", "<answer>\n1024\n</answer>", "1024", true},
+		{"with think", "<think>\n2^10\n</think>\n<answer>\n1024\n</answer>", "1024", true},
+		{"last tag wins", "<answer>1</answer><answer>2</answer>", "2", true},
+		{"unclosed", "<answer> 7", "7", true},
+		{"neither tag nor box", "I think it is 1024.", "", false},
+		{"empty", "<answer> </answer>", "", false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got, ok := ExtractTagged(tt.reply)
+			if got != tt.want || ok != tt.wantOK {
+				t.Errorf("ExtractTagged = %q, %v; want %q, %v", got, ok, tt.want, tt.wantOK)
+			}
+		})
+	}
+}
+
+func TestExtractAnswerByStyle(t *testing.T) {
+	reply := "<answer>x</answer> \\boxed{y}"
+	if got, _ := ExtractAnswer(StyleBoxed, reply); got != "y" {
+		t.Errorf("boxed style read %q", got)
+	}
+	if got, _ := ExtractAnswer(StyleTagged, reply); got != "x" {
+		t.Errorf("tagged style read %q", got)
+	}
+}
+
+func TestExpertBudgetFor(t *testing.T) {
+	tests := []struct {
+		name    string
+		role    string
+		context int
+		want    ExpertBudget
+	}{
+		{"Qwen3-32B search", RoleSearch, 32768, ExpertBudget{DocChars: 1000, Code: 12288, Total: 24576, MaxTokens: 8192}},
+		{"Coder-32B reason", RoleReason, 32768, ExpertBudget{DocChars: 1000, Code: 16384, Total: 24576, MaxTokens: 8192}},
+		{"unknown window reads as 32k", RoleAnswer, 0, ExpertBudget{DocChars: 1000, Code: 12288, Total: 24576, MaxTokens: 8192}},
+		{"Math 4k answer", RoleAnswer, 4096, ExpertBudget{DocChars: 1000, Code: 1536, Total: 3072, MaxTokens: 1024}},
+		{"Llama 128k answer shows full documents", RoleAnswer, 131072, ExpertBudget{DocChars: 0, Code: 49152, Total: 98304, MaxTokens: 32768}},
+		{"GPT-5 400k capped", RoleSearch, 400000, ExpertBudget{DocChars: 0, Code: 60000, Total: 120000, MaxTokens: 40000}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if got := ExpertBudgetFor(tt.role, tt.context); got != tt.want {
+				t.Errorf("ExpertBudgetFor = %+v, want %+v", got, tt.want)
+			}
+		})
+	}
+}
+
+func expertFixture() ExpertInput {
+	st := ResearchState{Docs: []string{"alpha " + strings.Repeat("x", 1200)}, Code: []CodeRun{{"print(2**10)", "1024\n"}}}
+	return ExpertInput{Problem: "What is 2^10?", State: st, Budget: ExpertBudgetFor(RoleSearch, 32768)}
+}
+
+// expertContextText is the fixture's context for a 32k-window expert: the
+// document cut to 1,000 characters without " ...", then the code.
+var expertContextText = "Documents:\nDoc 1: alpha " + strings.Repeat("x", 994) +
+	"\n\n```python\nprint(2**10)\n```\n\n```output\n1024\n\n```"
+
+func TestExpertPrompts(t *testing.T) {
+	in := expertFixture()
+	search := SearchPrompt(in)
+	wantSearch := expertContextText + "\n\nQuestion: What is 2^10?\nInstead of directly answering the question, please write a query to search for a piece of relevant and missing information. The query should be a few key words about the information to search or a short sentence. Wrap the query within <query> and </query>."
+	assertSingleUser(t, "search", search, wantSearch)
+
+	reason := ReasonPrompt(in)
+	wantReason := expertContextText + "\n\nQuestion: What is 2^10?\nInstead of directly answering the question, please write additional python code that will give intermidiate results after execution. Wrap the code within ```python and ```. The code should be self-contained with all the import and initialization."
+	assertSingleUser(t, "reason", reason, wantReason)
+
+	tagged := AnswerPrompt(in, StyleTagged)
+	wantTagged := expertContextText + "\n\nProblem:\nWhat is 2^10?\n\nTake a deep breath and think hard with high reasoning, wrap the thoughts within <think> and </think>, and wrap only the exact answer without any explanation within <answer> and </answer>.Output using the following format:\n<think>\n...\n</think>\n<answer>\n...\n</answer>"
+	assertSingleUser(t, "tagged answer", tagged, wantTagged)
+
+	boxed := AnswerPrompt(in, StyleBoxed)
+	if len(boxed) != 2 || boxed[0].Role != RoleSystem || boxed[0].Content != `Please reason step by step, and put your final answer within \boxed{}.` {
+		t.Fatalf("boxed answer system message = %+v", boxed)
+	}
+	assertSingleUser(t, "boxed answer", boxed[1:], expertContextText+"\n\nProblem:\nWhat is 2^10?")
+}
+
+func TestExpertPromptWithoutEvidence(t *testing.T) {
+	got := SearchPrompt(ExpertInput{Problem: "Q", Budget: ExpertBudgetFor(RoleSearch, 0)})
+	if !strings.HasPrefix(got[0].Content, "\n\nQuestion: Q\nInstead") {
+		t.Errorf("empty context prompt = %q", got[0].Content)
+	}
+}
+
+func TestExpertContextFullDocumentsAndCut(t *testing.T) {
+	in := expertFixture()
+	in.Budget = ExpertBudgetFor(RoleAnswer, 131072)
+	if got := AnswerPrompt(in, StyleBoxed)[1].Content; !strings.Contains(got, strings.Repeat("x", 1200)+"\n\n```python") {
+		t.Errorf("a long-window expert did not get the full document: %q", got[:60])
+	}
+	in.Budget = ExpertBudget{DocChars: 1000, Code: 100000, Total: 13 + 30} // 30 bytes after the problem
+	in.Counter = scaledCounter{perByte: 1}
+	got := AnswerPrompt(in, StyleBoxed)[1].Content
+	// The total cut keeps the tail and, as in the reference, repairs no fence.
+	want := "Documents:\n" + "10)\n```\n\n```output\n1024\n\n```" + "\n\nProblem:\nWhat is 2^10?"
+	if got != want {
+		t.Errorf("cut expert prompt = %q, want %q", got, want)
+	}
+}
+
+func assertSingleUser(t *testing.T, name string, msgs []Message, want string) {
+	t.Helper()
+	if len(msgs) != 1 || msgs[0].Role != RoleUser {
+		t.Fatalf("%s: messages = %+v", name, msgs)
+	}
+	if msgs[0].Content != want {
+		t.Errorf("%s prompt =\n%q\nwant\n%q", name, msgs[0].Content, want)
+	}
+}

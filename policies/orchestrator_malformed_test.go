@@ -1,0 +1,130 @@
+package policies_test
+
+import (
+	"context"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/toolhub/toolhub/hub"
+	"github.com/toolhub/toolhub/internal/scriptedmodel"
+	"github.com/toolhub/toolhub/policies"
+)
+
+// Each malformed first reply must become an observation and consume the
+// turn; the second reply answers.
+func TestResearchMalformedRepliesAreObservations(t *testing.T) {
+	answer := scriptedmodel.ToolCallReply("", "answer", `{"model": "answer-1"}`)
+	cases := []struct {
+		name     string
+		first    scriptedmodel.Reply
+		wantObs  string
+		searches int
+	}{
+		{"invalid JSON parsed", scriptedmodel.ToolCallReply("", "search", `{"model": search-1}`), "invalid tool call", 0},
+		{"invalid JSON raw", scriptedmodel.RawTextReply("<tool_call>\n{\"name\": \"search\", \"arguments\": {\"model\": }\n</tool_call>"), "invalid tool call", 0},
+		{"unknown tool", scriptedmodel.ToolCallReply("", "web_browse", `{"model": "search-1"}`), `unknown tool "web_browse"`, 0},
+		{"alias not offered", scriptedmodel.ToolCallReply("", "search", `{"model": "search-9"}`), `alias "search-9" is not offered`, 0},
+		{"missing argument", scriptedmodel.ToolCallReply("", "answer", `{}`), "invalid tool call", 0},
+		{"no call at all", scriptedmodel.RawTextReply("<think>…</think>\nThe answer is 42."), "no valid tool call", 0},
+		{"truncated", scriptedmodel.TruncatedReply("<tool_call>\n{\"name\": \"ans"), "invalid tool call", 0},
+		{"http 500", scriptedmodel.ErrorReply(500), "", 0},
+		{"not a completion", scriptedmodel.MalformedBodyReply(`{"oops":1}`), "unreadable", 0},
+		{"several calls run only the first", scriptedmodel.ToolCallsReply("",
+			scriptedmodel.Call{Name: "search", Args: `{"model": "search-1"}`},
+			scriptedmodel.Call{Name: "answer", Args: `{"model": "answer-1"}`}), "ignored tool call answer", 1},
+		{"invalid then valid", scriptedmodel.ToolCallsReply("",
+			scriptedmodel.Call{Name: "search", Args: `{"model": "search-9"}`},
+			scriptedmodel.Call{Name: "search", Args: `{"model": "search-1"}`}), `alias "search-9"`, 1},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			var searches recorder
+			h := startHub(t, docsServer(&searches, "a passage about things"))
+			orch := scripted(t, tc.first, answer)
+			expert := scripted(t, scriptedmodel.RawTextReply("<query>things to know</query>"), scriptedmodel.RawTextReply(`\boxed{42}`))
+			if tc.searches == 0 {
+				expert = scripted(t, scriptedmodel.RawTextReply(`\boxed{42}`))
+			}
+			eps, _ := newEpisodes(t, h, "orch", orchestratorEndpoint(orch.URL()+"/v1"),
+				expertEndpoint(expert.URL()+"/v1", policies.RoleSearch, policies.RoleAnswer))
+			run, err := eps.Run(context.Background(), hub.Task{Text: "q"}, &policies.Orchestrator{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if run.Status != hub.RunAnswered || run.Answer != "42" || run.Totals.Turns != 2 {
+				t.Fatalf("status %s answer %q turns %d\n%s", run.Status, run.Answer, run.Totals.Turns, observations(run))
+			}
+			if !strings.Contains(observations(run), tc.wantObs) {
+				t.Fatalf("observations lack %q:\n%s", tc.wantObs, observations(run))
+			}
+			if got := len(searches.calls()); got != tc.searches {
+				t.Fatalf("searches = %d, want %d", got, tc.searches)
+			}
+		})
+	}
+}
+
+func TestUnreachableOrchestratorUsesFallbackOnce(t *testing.T) {
+	var searches recorder
+	h := startHub(t, docsServer(&searches, "The answer is 7."))
+	dead := scripted(t)
+	deadURL := dead.URL() + "/v1"
+	dead.Close()
+	expert := scripted(t, scriptedmodel.RawTextReply(`\boxed{7}`))
+	eps, _ := newEpisodes(t, h, "orch", orchestratorEndpoint(deadURL), expertEndpoint(expert.URL()+"/v1", policies.RoleAnswer))
+	run, err := eps.Run(context.Background(), hub.Task{Text: "what number?"}, &policies.Orchestrator{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if run.Status != hub.RunAnswered || run.Answer != "7" || !run.Forced {
+		t.Fatalf("status %s answer %q forced %v\n%s", run.Status, run.Answer, run.Forced, observations(run))
+	}
+	if n := strings.Count(observations(run), "unreachable"); n != 1 {
+		t.Fatalf("unreachable said %d times:\n%s", n, observations(run))
+	}
+	if got := searches.calls(); len(got) != 1 || got[0]["query"] != "what number?" {
+		t.Fatalf("fallback searches = %v", got)
+	}
+}
+
+func TestCancellationStopsInFlightCall(t *testing.T) {
+	var searches recorder
+	h := startHub(t, docsServer(&searches))
+	orch := scripted(t,
+		scriptedmodel.ToolCallReply("", "search", `{"model": "search-1"}`),
+		scriptedmodel.ToolCallReply("", "answer", `{"model": "answer-1"}`).WithDelay(time.Hour))
+	expert := scripted(t, scriptedmodel.RawTextReply("<query>some query</query>"))
+	eps, bus := newEpisodes(t, h, "orch", orchestratorEndpoint(orch.URL()+"/v1"),
+		expertEndpoint(expert.URL()+"/v1", policies.RoleSearch, policies.RoleAnswer))
+	sub := bus.Subscribe(64)
+	defer sub.Cancel()
+	ctx, cancel := context.WithCancel(context.Background())
+	go func() {
+		// Cancel once the orchestrator's second call has reached the server
+		// (it is scripted to hang), then check that the call stops.
+		for len(orch.Requests()) < 2 {
+			time.Sleep(time.Millisecond)
+		}
+		cancel()
+	}()
+	run, err := eps.Run(ctx, hub.Task{Text: "q"}, &policies.Orchestrator{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if run.Status != hub.RunCancelled {
+		t.Fatalf("status %s\n%+v", run.Status, run.Steps)
+	}
+	sub.Cancel()
+	var kinds []hub.EventKind
+	for e := range sub.C {
+		kinds = append(kinds, e.Kind)
+	}
+	if len(kinds) != len(run.Steps)+2 || kinds[0] != hub.EventRunStarted || kinds[len(kinds)-1] != hub.EventRunFinished {
+		t.Fatalf("events %v for %d steps", kinds, len(run.Steps))
+	}
+	last := run.Steps[len(run.Steps)-1]
+	if last.Kind != hub.StepModel || !strings.Contains(last.Error, "context canceled") {
+		t.Fatalf("last step %+v", last)
+	}
+}

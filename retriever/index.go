@@ -1,0 +1,112 @@
+package retriever
+
+import (
+	"errors"
+	"fmt"
+	"log/slog"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+
+	"github.com/dgraph-io/badger/v4"
+)
+
+// ErrInUse is returned by Open when another process holds the index.
+var ErrInUse = errors.New("index is in use by another process")
+
+// Index is an open document index. Its methods are safe for concurrent
+// use; ingests and removals are serialised, searches run alongside them.
+type Index struct {
+	dir  string
+	db   *badger.DB
+	ft   *fulltext
+	vec  *vectorSet // nil without an embedder
+	emb  Embedder
+	opts Options
+	log  *slog.Logger
+
+	writeMu sync.Mutex // one ingest or removal at a time
+
+	// failAfter, when set by a test, is called after each commit stage; an
+	// error stops the commit there, as a crash would.
+	failAfter func(stage string) error
+}
+
+// Open opens the index in dir, creating it when absent, and reconciles it
+// with what an interrupted ingest left behind.
+func Open(dir string, opts Options) (*Index, error) {
+	opts = opts.withDefaults()
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		return nil, fmt.Errorf("open index: %w", err)
+	}
+	db, err := badger.Open(badgerOptions(filepath.Join(dir, "badger"), opts.Logger))
+	if err != nil {
+		if strings.Contains(err.Error(), "Cannot acquire directory lock") {
+			return nil, fmt.Errorf("open index %s: %w", dir, ErrInUse)
+		}
+		return nil, fmt.Errorf("open index %s: %w", dir, err)
+	}
+	ft, err := openFulltext(filepath.Join(dir, "fulltext"))
+	if err != nil {
+		_ = db.Close()
+		return nil, err
+	}
+	ix := &Index{dir: dir, db: db, ft: ft, emb: opts.Embedder, opts: opts, log: opts.Logger}
+	if err := ix.start(); err != nil {
+		_ = ix.Close()
+		return nil, fmt.Errorf("open index %s: %w", dir, err)
+	}
+	return ix, nil
+}
+
+// start reconciles the stores and loads the vectors.
+func (ix *Index) start() error {
+	gens, err := ix.reconcile()
+	if err != nil {
+		return fmt.Errorf("reconcile: %w", err)
+	}
+	if ix.emb == nil {
+		return nil
+	}
+	if err := ix.applyEmbedderStamp(); err != nil {
+		return err
+	}
+	vs, err := ix.loadVectors(gens)
+	if err != nil {
+		return fmt.Errorf("load vectors: %w", err)
+	}
+	ix.vec = vs
+	return nil
+}
+
+// Close closes both stores. Ingests and searches must have returned.
+func (ix *Index) Close() error {
+	ix.writeMu.Lock()
+	defer ix.writeMu.Unlock()
+	var errs []error
+	if ix.ft != nil {
+		errs = append(errs, ix.ft.close())
+	}
+	if ix.db != nil {
+		errs = append(errs, ix.db.Close())
+	}
+	ix.ft, ix.db = nil, nil
+	if err := errors.Join(errs...); err != nil {
+		return fmt.Errorf("close index: %w", err)
+	}
+	return nil
+}
+
+// Dir is the directory the index lives in.
+func (ix *Index) Dir() string { return ix.dir }
+
+// EmbedderName is "<model>@<dims>", or "" without an embedder.
+func (ix *Index) EmbedderName() string {
+	if ix.emb == nil {
+		return ""
+	}
+	return embedderName(ix.emb)
+}
+
+func embedderName(e Embedder) string { return fmt.Sprintf("%s@%d", e.Model(), e.Dimensions()) }

@@ -1,0 +1,76 @@
+package retriever
+
+import (
+	"log/slog"
+	"runtime"
+
+	"github.com/dgraph-io/badger/v4"
+	"github.com/dgraph-io/badger/v4/options"
+)
+
+// Defaults used when the matching Options field is zero.
+const (
+	DefaultChunkBytes     = 2000
+	DefaultExactScanLimit = 200_000
+	DefaultCandidates     = 1000
+	DefaultMaxFileBytes   = 10 << 20
+	bleveBatchChunks      = 500
+)
+
+// Options configure an Index. The zero value is a BM25-only index with the
+// default chunk size.
+type Options struct {
+	// Embedder produces chunk and query vectors. Nil means BM25 only.
+	Embedder Embedder
+	// ChunkBytes is the largest chunk cut from a document, in bytes.
+	ChunkBytes int
+	// ExactScanLimit is the number of vectors up to which the vector leg
+	// scans every float32 row; past it a sign-code prefilter runs first.
+	ExactScanLimit int
+	// Candidates is how many rows the sign-code prefilter passes on to the
+	// exact re-rank.
+	Candidates int
+	// Logger receives diagnostics; nil uses slog.Default().
+	Logger *slog.Logger
+}
+
+func (o Options) withDefaults() Options {
+	if o.ChunkBytes <= 0 {
+		o.ChunkBytes = DefaultChunkBytes
+	}
+	if o.ExactScanLimit <= 0 {
+		o.ExactScanLimit = DefaultExactScanLimit
+	}
+	if o.Candidates <= 0 {
+		o.Candidates = DefaultCandidates
+	}
+	if o.Logger == nil {
+		o.Logger = slog.Default()
+	}
+	return o
+}
+
+// badgerOptions sizes Badger for a desktop. Badger's defaults target
+// servers (64 MiB memtables, five of them, a 256 MiB block cache and 1 GiB
+// value-log files), which would keep an idle hub at hundreds of MiB.
+func badgerOptions(dir string, log *slog.Logger) badger.Options {
+	return badger.DefaultOptions(dir).
+		WithLogger(badgerLogger{log: log}).
+		WithMetricsEnabled(false).
+		WithNumVersionsToKeep(1).
+		WithMemTableSize(8 << 20).
+		WithNumMemtables(2).
+		WithNumLevelZeroTables(2).
+		WithNumLevelZeroTablesStall(8).
+		WithBaseTableSize(2 << 20).
+		WithBaseLevelSize(8 << 20).
+		WithBlockCacheSize(8 << 20).
+		WithIndexCacheSize(4 << 20).
+		WithValueThreshold(1 << 10).
+		WithValueLogFileSize(32 << 20).
+		WithNumCompactors(2).
+		WithNumGoroutines(min(4, runtime.GOMAXPROCS(0))).
+		WithCompression(options.Snappy).
+		WithDetectConflicts(false).
+		WithCompactL0OnClose(true)
+}

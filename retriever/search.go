@@ -1,0 +1,145 @@
+package retriever
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+)
+
+// Mode selects how a search ranks chunks.
+type Mode string
+
+const (
+	ModeAuto   Mode = ""       // hybrid when vectors are available, else BM25
+	ModeBM25   Mode = "bm25"   // Bleve full text
+	ModeVector Mode = "vector" // embedding similarity only
+	ModeHybrid Mode = "hybrid" // BM25 and vectors fused with RRF (k = 60)
+)
+
+// ErrNoEmbedder is returned for a vector search on an index without one.
+var ErrNoEmbedder = errors.New("vector search needs an embedding endpoint; none is configured")
+
+// Query is one search request.
+type Query struct {
+	Text       string `json:"query"`
+	K          int    `json:"k,omitempty"` // default 10, at most 1000
+	Mode       Mode   `json:"mode,omitempty"`
+	PathPrefix string `json:"path_prefix,omitempty"`
+}
+
+// Hit is one chunk in a result set.
+type Hit struct {
+	Path    string  `json:"path"`
+	Title   string  `json:"title,omitempty"`
+	Heading string  `json:"heading,omitempty"`
+	ChunkID string  `json:"chunk_id"`
+	Start   int     `json:"start"` // byte offsets into the document's extracted text
+	End     int     `json:"end"`
+	Score   float64 `json:"score"`   // BM25, cosine, or RRF score, per the mode
+	Snippet string  `json:"snippet"` // matched terms in **bold**
+}
+
+// Timings break down where a search spent its time.
+type Timings struct {
+	TotalMS  float64 `json:"total_ms"`
+	BM25MS   float64 `json:"bm25_ms,omitempty"`
+	EmbedMS  float64 `json:"embed_ms,omitempty"`
+	VectorMS float64 `json:"vector_ms,omitempty"`
+}
+
+// Results is a result set. Mode is "bm25", or "vector:<model>@<dims>" or
+// "hybrid:<model>@<dims>"; Note says why a requested mode fell back.
+type Results struct {
+	Query   string  `json:"query"`
+	Mode    string  `json:"mode"`
+	Note    string  `json:"note,omitempty"`
+	Hits    []Hit   `json:"hits"`
+	Timings Timings `json:"timings"`
+}
+
+// fusionDepth is how many hits each leg contributes to a hybrid search.
+const fusionDepth = 100
+
+// Search runs a query. Only committed versions of documents are returned.
+func (ix *Index) Search(ctx context.Context, q Query) (*Results, error) {
+	start := time.Now()
+	q, err := normalizeQuery(q)
+	if err != nil {
+		return nil, err
+	}
+	mode, note, err := ix.chooseMode(q.Mode)
+	if err != nil {
+		return nil, err
+	}
+	s := &searchRun{ix: ix, q: q, view: newVisibility(ix.db), res: &Results{Query: q.Text, Note: note}}
+	defer s.view.close()
+	var ranked []rankedID
+	switch mode {
+	case ModeBM25:
+		ranked, err = s.bm25(ctx, q.K)
+	case ModeVector:
+		ranked, err = s.vector(ctx, q.K)
+	case ModeHybrid:
+		ranked, err = s.hybrid(ctx)
+	}
+	if err != nil {
+		return nil, err
+	}
+	if s.res.Mode == "" {
+		s.res.Mode = ix.modeLabel(mode)
+	}
+	s.res.Hits = s.hits(ranked)
+	s.res.Timings.TotalMS = msSince(start)
+	return s.res, nil
+}
+
+func normalizeQuery(q Query) (Query, error) {
+	q.Text = strings.TrimSpace(q.Text)
+	if q.Text == "" {
+		return q, errors.New("search: empty query")
+	}
+	switch {
+	case q.K <= 0:
+		q.K = 10
+	case q.K > 1000:
+		q.K = 1000
+	}
+	switch q.Mode {
+	case ModeAuto, ModeBM25, ModeVector, ModeHybrid:
+	default:
+		return q, fmt.Errorf("search: unknown mode %q (want bm25, vector or hybrid)", q.Mode)
+	}
+	return q, nil
+}
+
+// chooseMode resolves the requested mode against what the index has.
+func (ix *Index) chooseMode(m Mode) (Mode, string, error) {
+	hasVectors := ix.vec != nil && ix.vec.size() > 0
+	switch {
+	case m == ModeBM25:
+		return ModeBM25, "", nil
+	case ix.emb == nil && m == ModeVector:
+		return "", "", ErrNoEmbedder
+	case ix.emb == nil:
+		return ModeBM25, "no embedding endpoint configured: BM25 only", nil
+	case !hasVectors && m == ModeVector:
+		return "", "", errors.New("vector search: no chunk has a vector yet; run an ingest to compute them")
+	case !hasVectors:
+		return ModeBM25, "no chunk has a vector yet (run an ingest to compute them): BM25 only", nil
+	case m == ModeVector:
+		return ModeVector, "", nil
+	default:
+		return ModeHybrid, "", nil
+	}
+}
+
+func (ix *Index) modeLabel(m Mode) string {
+	if m == ModeBM25 {
+		return string(ModeBM25)
+	}
+	return string(m) + ":" + ix.EmbedderName()
+}
+
+func msSince(t time.Time) float64 { return float64(time.Since(t).Microseconds()) / 1000 }

@@ -1,0 +1,119 @@
+package retriever
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"time"
+)
+
+// rankedID is a chunk ID with the score its ranking gave it.
+type rankedID struct {
+	id    string
+	score float64
+}
+
+// searchRun carries one search through its legs.
+type searchRun struct {
+	ix   *Index
+	q    Query
+	view *visibility
+	res  *Results
+}
+
+// bm25 returns the n best visible chunks by BM25, fetching further pages
+// when hidden (uncommitted) chunks were skipped.
+func (s *searchRun) bm25(ctx context.Context, n int) ([]rankedID, error) {
+	start := time.Now()
+	defer func() { s.res.Timings.BM25MS += msSince(start) }()
+	var out []rankedID
+	for from, page := 0, n; len(out) < n; from, page = from+page, page*2 {
+		hits, total, err := s.ix.ft.search(ctx, s.q.Text, s.q.PathPrefix, page, from)
+		if err != nil {
+			return nil, err
+		}
+		for _, h := range hits {
+			if len(out) < n && s.view.visible(h.id) {
+				out = append(out, rankedID{id: h.id, score: h.score})
+			}
+		}
+		if uint64(from+page) >= total || len(hits) == 0 {
+			break
+		}
+	}
+	return out, nil
+}
+
+// vector returns the n chunks closest to the query's embedding.
+func (s *searchRun) vector(ctx context.Context, n int) ([]rankedID, error) {
+	start := time.Now()
+	vecs, err := s.ix.emb.Embed(ctx, []string{s.q.Text}, RoleQuery)
+	s.res.Timings.EmbedMS = msSince(start)
+	if err != nil {
+		return nil, fmt.Errorf("embed query: %w", err)
+	}
+	if len(vecs) != 1 {
+		return nil, fmt.Errorf("embed query: %d vectors for one query", len(vecs))
+	}
+	q := vecs[0]
+	normalize(q)
+	start = time.Now()
+	prefix := s.q.PathPrefix
+	accept := func(id string) bool { return strings.HasPrefix(id, prefix) }
+	if prefix == "" {
+		accept = nil
+	}
+	hits := s.ix.vec.search(q, n, accept, s.ix.opts.ExactScanLimit, s.ix.opts.Candidates)
+	s.res.Timings.VectorMS = msSince(start)
+	out := make([]rankedID, 0, len(hits))
+	for _, h := range hits {
+		if s.view.visible(h.id) {
+			out = append(out, rankedID{id: h.id, score: float64(h.score)})
+		}
+	}
+	return out, nil
+}
+
+// hybrid fuses the BM25 and vector rankings with RRF. When the query
+// cannot be embedded it answers from BM25 alone and says why.
+func (s *searchRun) hybrid(ctx context.Context) ([]rankedID, error) {
+	depth := max(fusionDepth, s.q.K)
+	lexical, err := s.bm25(ctx, depth)
+	if err != nil {
+		return nil, err
+	}
+	semantic, err := s.vector(ctx, depth)
+	if err != nil {
+		if ctx.Err() != nil {
+			return nil, err
+		}
+		s.res.Mode = string(ModeBM25)
+		s.res.Note = fmt.Sprintf("embedding endpoint unavailable (%v): BM25 only", err)
+		return lexical[:min(len(lexical), s.q.K)], nil
+	}
+	fused := fuseRRF(rrfK, lexical, semantic)
+	return fused[:min(len(fused), s.q.K)], nil
+}
+
+// hits turns ranked chunk IDs into result hits with snippets.
+func (s *searchRun) hits(ranked []rankedID) []Hit {
+	terms := s.ix.ft.terms(s.q.Text)
+	out := make([]Hit, 0, len(ranked))
+	for _, r := range ranked {
+		rec, chunk, ok := s.view.chunk(r.id)
+		if !ok {
+			continue
+		}
+		out = append(out, Hit{
+			Path:    rec.Path,
+			Title:   rec.Committed.Title,
+			Heading: chunk.Heading,
+			ChunkID: r.id,
+			Start:   chunk.Start,
+			End:     chunk.End,
+			Score:   r.score,
+			Snippet: s.ix.ft.snippet(chunk.Text, terms, snippetBytes),
+		})
+	}
+	return out
+}

@@ -1,0 +1,206 @@
+package retriever
+
+import (
+	"context"
+	"fmt"
+	"math/rand/v2"
+	"slices"
+	"testing"
+)
+
+// clusteredVectors makes n unit vectors around `clusters` random centres.
+func clusteredVectors(r *rand.Rand, n, dims, clusters int) [][]float32 {
+	centres := make([][]float32, clusters)
+	for i := range centres {
+		centres[i] = randomUnit(r, dims, nil, 0)
+	}
+	out := make([][]float32, n)
+	for i := range out {
+		out[i] = randomUnit(r, dims, centres[r.IntN(clusters)], 0.5)
+	}
+	return out
+}
+
+// randomUnit is a random unit vector, or one near centre when given.
+func randomUnit(r *rand.Rand, dims int, centre []float32, noise float32) []float32 {
+	v := make([]float32, dims)
+	for i := range v {
+		v[i] = float32(r.NormFloat64())
+		if centre != nil {
+			v[i] = centre[i] + noise*v[i]/8
+		}
+	}
+	normalize(v)
+	return v
+}
+
+// naiveTop is the reference: score everything, sort.
+func naiveTop(vecs [][]float32, q []float32, k int) []string {
+	hits := make([]vecHit, len(vecs))
+	for i, v := range vecs {
+		var s float32
+		for j := range v {
+			s += v[j] * q[j]
+		}
+		hits[i] = vecHit{id: fmt.Sprintf("v%05d", i), score: s}
+	}
+	slices.SortFunc(hits, compareHits)
+	ids := make([]string, k)
+	for i := range ids {
+		ids[i] = hits[i].id
+	}
+	return ids
+}
+
+func hitIDs(hits []vecHit) []string {
+	ids := make([]string, len(hits))
+	for i, h := range hits {
+		ids[i] = h.id
+	}
+	return ids
+}
+
+func TestVectorSearchMatchesNaiveScan(t *testing.T) {
+	r := rand.New(rand.NewPCG(1, 2))
+	const dims = 128
+	vecs := clusteredVectors(r, 10_000, dims, 100)
+	vs := newVectorSet(dims)
+	for i, v := range vecs {
+		vs.add(fmt.Sprintf("v%05d", i), v)
+	}
+	for q := range 5 {
+		query := randomUnit(r, dims, vecs[r.IntN(len(vecs))], 0.5)
+		want := naiveTop(vecs, query, 10)
+		exact := hitIDs(vs.search(query, 10, nil, 1<<30, 0))
+		if !slices.Equal(exact, want) {
+			t.Fatalf("query %d: exact scan %v, naive %v", q, exact, want)
+		}
+		coded := hitIDs(vs.search(query, 10, nil, 0, 1000))
+		if !slices.Equal(coded, want) {
+			t.Fatalf("query %d: sign-code prefilter %v, naive %v", q, coded, want)
+		}
+	}
+}
+
+func TestVectorSetRemoveAndCompact(t *testing.T) {
+	r := rand.New(rand.NewPCG(3, 4))
+	vs := newVectorSet(16)
+	var all [][]float32
+	for i := range 3000 {
+		v := randomUnit(r, 16, nil, 0)
+		all = append(all, v)
+		vs.add(fmt.Sprintf("v%05d", i), v)
+	}
+	var gone []string
+	for i := 0; i < 3000; i += 2 {
+		gone = append(gone, fmt.Sprintf("v%05d", i))
+	}
+	vs.remove(gone)
+	if vs.size() != 1500 || vs.dead != 0 || len(vs.ids) != 1500 {
+		t.Fatalf("after removing half: size %d, dead %d, rows %d (want compacted)", vs.size(), vs.dead, len(vs.ids))
+	}
+	for _, h := range vs.search(all[0], 50, nil, 1<<30, 0) {
+		if slices.Contains(gone, h.id) {
+			t.Fatalf("removed vector %s returned", h.id)
+		}
+	}
+	if got := vs.search(all[1], 1, nil, 1<<30, 0); len(got) != 1 || got[0].id != "v00001" || got[0].score < 0.999 {
+		t.Fatalf("nearest to a kept vector after compaction: %+v", got)
+	}
+}
+
+func TestDotMatchesPlainLoop(t *testing.T) {
+	r := rand.New(rand.NewPCG(5, 6))
+	for _, n := range []int{0, 1, 7, 8, 9, 768, 1001} {
+		a, b := randomUnit(r, n+1, nil, 0)[:n], randomUnit(r, n+1, nil, 0)[:n]
+		var want float64
+		for i := range a {
+			want += float64(a[i]) * float64(b[i])
+		}
+		if got := float64(dot(a, b)); got-want > 1e-5 || want-got > 1e-5 {
+			t.Errorf("n=%d: dot = %v, want %v", n, got, want)
+		}
+	}
+}
+
+func TestVectorsPersistAndFollowTheEmbedder(t *testing.T) {
+	dir := t.TempDir()
+	ctx := context.Background()
+	docs := []Document{{Path: "p/1", Text: "Pangolins roll into balls."}, {Path: "p/2", Text: "Herons fish in shallow water."}}
+	emb := &hashEmbedder{model: "hash-a", dims: 32}
+	ix, err := Open(dir, Options{Embedder: emb})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rep, err := ix.IngestDocuments(ctx, docs, IngestOptions{}); err != nil || rep.Embedded != 2 {
+		t.Fatalf("ingest: %+v, %v", rep, err)
+	}
+	if _, err := ix.Remove(ctx, "p/2"); err != nil {
+		t.Fatal(err)
+	}
+	_ = ix.Close()
+
+	same := &hashEmbedder{model: "hash-a", dims: 32}
+	ix, err = Open(dir, Options{Embedder: same})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if ix.vec.size() != 1 || !ix.vec.has(chunkIDOf("p/1", 1, 0)) {
+		t.Fatalf("reopened with %d vectors", ix.vec.size())
+	}
+	if rep, _ := ix.IngestDocuments(ctx, docs[:1], IngestOptions{}); rep.Embedded != 0 || same.calls.Load() != 0 {
+		t.Fatalf("unchanged document re-embedded: %+v, %d calls", rep, same.calls.Load())
+	}
+	_ = ix.Close()
+
+	other := &hashEmbedder{model: "hash-b", dims: 48}
+	ix = openIndexAt(t, dir, Options{Embedder: other})
+	if ix.vec.size() != 0 {
+		t.Fatalf("vectors of another model kept: %d", ix.vec.size())
+	}
+	rep, err := ix.IngestDocuments(ctx, docs[:1], IngestOptions{})
+	if err != nil || rep.Embedded != 1 {
+		t.Fatalf("re-embedding after a model change: %+v, %v", rep, err)
+	}
+	st, _ := ix.Status()
+	if st.Embedder != "hash-b@48" || st.StoredEmbedder != "hash-b@48" || st.Vectors != 1 {
+		t.Errorf("status: %+v", st)
+	}
+}
+
+func TestEmbedFailureKeepsTextAndRetriesLater(t *testing.T) {
+	emb := &hashEmbedder{model: "hash", dims: 16}
+	emb.fail.Store(true)
+	ix := openIndex(t, Options{Embedder: emb})
+	ctx := context.Background()
+	docs := []Document{{Path: "m/1", Text: "Meerkats stand guard."}}
+	rep, err := ix.IngestDocuments(ctx, docs, IngestOptions{})
+	if err != nil || rep.Indexed != 1 || rep.EmbedError == "" {
+		t.Fatalf("ingest with the endpoint down: %+v, %v", rep, err)
+	}
+	if got := searchPaths(t, ix, Query{Text: "meerkats"}); !slices.Equal(got, []string{"m/1"}) {
+		t.Fatalf("text not searchable: %v", got)
+	}
+	emb.fail.Store(false)
+	rep, err = ix.IngestDocuments(ctx, docs, IngestOptions{})
+	if err != nil || rep.Unchanged != 1 || rep.Embedded != 1 {
+		t.Fatalf("next ingest should fill the missing vector: %+v, %v", rep, err)
+	}
+}
+
+func TestSignCodePathThroughSearch(t *testing.T) {
+	emb := &hashEmbedder{model: "hash", dims: 64}
+	ix := openIndex(t, Options{Embedder: emb, ExactScanLimit: 1, Candidates: 2})
+	docs := []Document{
+		{Path: "s/1", Text: "Salamanders regrow limbs."},
+		{Path: "s/2", Text: "Volcanoes erupt lava."},
+		{Path: "s/3", Text: "Comets orbit the sun."},
+	}
+	if _, err := ix.IngestDocuments(context.Background(), docs, IngestOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	got := searchPaths(t, ix, Query{Text: "salamanders regrow limbs", Mode: ModeVector, K: 1})
+	if !slices.Equal(got, []string{"s/1"}) {
+		t.Fatalf("vector search through the prefilter = %v", got)
+	}
+}

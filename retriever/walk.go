@@ -1,0 +1,157 @@
+package retriever
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+)
+
+// fileEntry is one file found by a walk.
+type fileEntry struct {
+	path string
+	size int64
+}
+
+// walker lists the files under a root, honouring .gitignore files, the
+// configured excludes and the size cap.
+type walker struct {
+	root     string
+	exclude  *ignoreList
+	maxBytes int64
+	lists    map[string]*ignoreList // .gitignore per folder, relative to root
+	files    []fileEntry
+	skipped  []Event
+}
+
+func newWalker(root string, exclude []string, maxBytes int64) *walker {
+	return &walker{
+		root:     root,
+		exclude:  parseIgnore("", strings.Join(exclude, "\n")),
+		maxBytes: maxBytes,
+		lists:    map[string]*ignoreList{},
+	}
+}
+
+// walk fills w.files and w.skipped. A root that is a file is taken as is.
+func (w *walker) walk(ctx context.Context) error {
+	st, err := os.Stat(w.root)
+	if err != nil {
+		return fmt.Errorf("walk %s: %w", w.root, err)
+	}
+	if !st.IsDir() {
+		w.consider(w.root, st)
+		return nil
+	}
+	return filepath.WalkDir(w.root, func(path string, d fs.DirEntry, err error) error {
+		if ctxErr := ctx.Err(); ctxErr != nil {
+			return ctxErr
+		}
+		if err != nil {
+			w.skip(path, EventFailed, err.Error())
+			if d != nil && d.IsDir() {
+				return filepath.SkipDir
+			}
+			return nil
+		}
+		return w.visit(path, d)
+	})
+}
+
+func (w *walker) visit(path string, d fs.DirEntry) error {
+	rel := w.rel(path)
+	if d.IsDir() {
+		if rel != "" && (d.Name() == ".git" || w.excluded(rel, true)) {
+			return filepath.SkipDir
+		}
+		w.loadGitignore(path, rel)
+		return nil
+	}
+	if w.excluded(rel, false) {
+		return nil
+	}
+	st, err := os.Stat(path) // follows symlinks
+	if err != nil {
+		w.skip(path, EventFailed, err.Error())
+		return nil
+	}
+	if st.IsDir() {
+		w.skip(path, EventSkipped, "symlink to a folder: not followed")
+		return nil
+	}
+	w.consider(path, st)
+	return nil
+}
+
+// consider records a file, or why it is skipped.
+func (w *walker) consider(path string, st fs.FileInfo) {
+	switch {
+	case !st.Mode().IsRegular():
+		w.skip(path, EventSkipped, "not a regular file")
+	case st.Size() > w.maxBytes:
+		w.skip(path, EventSkipped, fmt.Sprintf("%s, over the %s size cap", humanBytes(st.Size()), humanBytes(w.maxBytes)))
+	default:
+		w.files = append(w.files, fileEntry{path: path, size: st.Size()})
+	}
+}
+
+func (w *walker) skip(path string, kind EventKind, reason string) {
+	w.skipped = append(w.skipped, Event{Kind: kind, Path: path, Reason: reason})
+}
+
+func (w *walker) rel(path string) string {
+	rel, err := filepath.Rel(w.root, path)
+	if err != nil || rel == "." {
+		return ""
+	}
+	return filepath.ToSlash(rel)
+}
+
+// loadGitignore reads dir/.gitignore, if any.
+func (w *walker) loadGitignore(dir, rel string) {
+	data, err := os.ReadFile(filepath.Join(dir, ".gitignore"))
+	if errors.Is(err, fs.ErrNotExist) {
+		return
+	}
+	if err != nil {
+		w.skip(filepath.Join(dir, ".gitignore"), EventFailed, err.Error())
+		return
+	}
+	w.lists[rel] = parseIgnore(rel, string(data))
+}
+
+// excluded applies the .gitignore files from the root down to rel's
+// folder, then the configured excludes, which win when they match.
+func (w *walker) excluded(rel string, isDir bool) bool {
+	if m, ig := w.exclude.match(rel, isDir); m {
+		return ig
+	}
+	var stack ignoreStack
+	if l := w.lists[""]; l != nil {
+		stack = append(stack, l)
+	}
+	parts := strings.Split(rel, "/")
+	for i := 1; i < len(parts); i++ {
+		if l := w.lists[strings.Join(parts[:i], "/")]; l != nil {
+			stack = append(stack, l)
+		}
+	}
+	return stack.ignored(rel, isDir)
+}
+
+// humanBytes formats a size such as "12.5 MiB".
+func humanBytes(n int64) string {
+	const unit = 1024
+	if n < unit {
+		return fmt.Sprintf("%d B", n)
+	}
+	div, exp := int64(unit), 0
+	for m := n / unit; m >= unit; m /= unit {
+		div *= unit
+		exp++
+	}
+	return fmt.Sprintf("%.1f %ciB", float64(n)/float64(div), "KMGTPE"[exp])
+}
