@@ -84,12 +84,13 @@ func (h *Hub) WaitSettled(ctx context.Context) error {
 	}
 }
 
-// WaitTool blocks until the named tool is in the catalog, every server has
-// settled, or ctx ends; it reports whether the tool is there.
+// WaitTool blocks until the named tool is in the catalog and its server takes
+// calls, every server has settled, or ctx ends; it reports whether the tool
+// is there.
 func (h *Hub) WaitTool(ctx context.Context, name string) (bool, error) {
 	for {
 		ch := h.changes()
-		if _, ok := h.catalog.Snapshot().Lookup(name); ok {
+		if tool, ok := h.catalog.Snapshot().Lookup(name); ok && h.serverReady(tool.Server) {
 			return true, nil
 		}
 		if h.settled() {
@@ -112,4 +113,9 @@ func (h *Hub) settled() bool {
 		}
 	}
 	return true
+}
+
+func (h *Hub) serverReady(name string) bool {
+	m, ok := h.server(name)
+	return ok && m.ds != nil && m.ds.Status().State == StateReady
 }

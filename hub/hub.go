@@ -98,6 +98,7 @@ func (h *Hub) startLocked(ctx context.Context, m *managedServer) {
 		Logger:         h.log.With("server", spec.Name),
 		Restart:        h.opts.Restart,
 		ConnectTimeout: h.opts.ConnectTimeout,
+		CallTimeout:    h.opts.CallTimeout,
 		MaxResultBytes: h.opts.MaxResultBytes,
 		ClientInfo:     mcpgo.Implementation{Name: "toolhub", Version: h.opts.Version},
 		OnTools: func(server string, tools []RawTool) {
@@ -167,12 +168,15 @@ func (h *Hub) Servers() []ServerStatus {
 	return out
 }
 
-// Server reports one server's spec and status.
-func (h *Hub) server(name string) (*managedServer, bool) {
+// server returns a copy of one server's entry, taken under the lock.
+func (h *Hub) server(name string) (managedServer, bool) {
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	m, ok := h.servers[name]
-	return m, ok
+	if !ok {
+		return managedServer{}, false
+	}
+	return *m, true
 }
 
 // WatchCatalog calls fn with every new catalog snapshot until the returned

@@ -16,12 +16,16 @@ import (
 type RetrieveAnswer struct {
 	Name        string // how the run log names it; "retrieve-answer" when empty
 	Pick        func([]hub.ModelInfo) (hub.ModelInfo, bool)
+	Model       string // when set, only this endpoint may answer (fixed:MODEL)
 	Temperature float64
 	Counter     TokenCounter
 }
 
 // Decide searches, then answers.
 func (r *RetrieveAnswer) Decide(ctx context.Context, st *hub.State) (hub.Decision, error) {
+	if r.Model != "" && !offersModel(st.Models, r.Model) {
+		return hub.Decision{}, fmt.Errorf("model %q is not configured or not allowed", r.Model)
+	}
 	var evidence ResearchState
 	evidence.AddDocs(searchHits(ctx, st, firstRunes(strings.TrimSpace(st.Task), maxQueryChars)))
 	pick := r.Pick
@@ -42,6 +46,15 @@ func (r *RetrieveAnswer) Decide(ctx context.Context, st *hub.State) (hub.Decisio
 		x.counter = DefaultCounter()
 	}
 	return hub.Decision{Final: true, Answer: x.answer(ctx)}, nil
+}
+
+func offersModel(models []hub.ModelInfo, name string) bool {
+	for _, m := range models {
+		if m.Name == name {
+			return true
+		}
+	}
+	return false
 }
 
 // answerModels returns the models with the answer role, or every model when

@@ -32,7 +32,9 @@ func NewPolicy(spec string, orch Orchestrator) (hub.Policy, error) {
 	case spec == PolicyStrongest, spec == PolicyRetrieveAnswer:
 		return base(spec, Strongest), nil
 	case strings.HasPrefix(spec, PolicyFixedPrefix) && len(spec) > len(PolicyFixedPrefix):
-		return base(spec, Fixed(strings.TrimPrefix(spec, PolicyFixedPrefix))), nil
+		name := strings.TrimPrefix(spec, PolicyFixedPrefix)
+		p := &RetrieveAnswer{Name: spec, Pick: Fixed(name), Model: name, Temperature: orch.Temperature, Counter: orch.Counter}
+		return p, nil
 	}
 	return nil, fmt.Errorf("unknown policy %q (want orchestrator, fixed:MODEL, cheapest, strongest or retrieve-answer)", spec)
 }

@@ -1,7 +1,10 @@
 package bench
 
 import (
+	"bytes"
 	"context"
+	"encoding/json"
+	"io"
 	"fmt"
 	"log/slog"
 	"math/rand/v2"
@@ -30,7 +33,7 @@ type CatalogReport struct {
 	Listing        Percentiles   `json:"listing"`
 	Lookup         Percentiles   `json:"lookup"`
 	Suggest        Percentiles   `json:"suggest"` // an unknown name answered with the closest ones
-	ListingPerTool time.Duration `json:"listingPerTool"`
+	ListingBytes   int           `json:"listingBytes"` // size of one encoded listing
 }
 
 // RunCatalog starts a hub over in-process MCP servers, each with its own
@@ -64,7 +67,11 @@ func RunCatalog(ctx context.Context, opts CatalogOptions) (*CatalogReport, error
 		return nil, fmt.Errorf("catalog bench: catalog holds %d tools, want %d", rep.Tools, want)
 	}
 	rep.Listing = timeListing(h, opts.Listings)
-	rep.ListingPerTool = rep.Listing.P50 / time.Duration(max(rep.Tools, 1))
+	var buf bytes.Buffer
+	if err := encodeListing(&buf, snap.Tools()); err != nil {
+		return nil, fmt.Errorf("catalog bench: %w", err)
+	}
+	rep.ListingBytes = buf.Len()
 	rep.Lookup = timeLookups(h, snap, opts.Lookups)
 	rep.Suggest = timeSuggest(h, 200)
 	return rep, nil
@@ -90,19 +97,35 @@ func catalogDefaults(o CatalogOptions) CatalogOptions {
 }
 
 // timeListing measures what serving tools/list costs: taking the current
-// snapshot and walking every tool's exposed name, description and schema.
+// snapshot and encoding every tool's exposed name, description and raw
+// schemas as the JSON a client receives.
 func timeListing(h *hub.Hub, n int) Percentiles {
 	samples := make([]time.Duration, n)
-	var sink int
+	var buf bytes.Buffer
 	for i := range samples {
+		buf.Reset()
 		t0 := time.Now()
-		for _, t := range h.Snapshot().Tools() {
-			sink += len(t.Name) + len(t.Description) + len(t.InputSchema)
+		if err := encodeListing(&buf, h.Snapshot().Tools()); err != nil {
+			panic("catalog bench: " + err.Error())
 		}
 		samples[i] = time.Since(t0)
 	}
-	_ = sink
 	return summarize(samples)
+}
+
+type listedTool struct {
+	Name         string          `json:"name"`
+	Description  string          `json:"description,omitempty"`
+	InputSchema  json.RawMessage `json:"inputSchema"`
+	OutputSchema json.RawMessage `json:"outputSchema,omitempty"`
+}
+
+func encodeListing(w io.Writer, tools []*hub.Tool) error {
+	out := make([]listedTool, len(tools))
+	for i, t := range tools {
+		out[i] = listedTool{Name: t.Name, Description: t.Description, InputSchema: t.InputSchema, OutputSchema: t.OutputSchema}
+	}
+	return json.NewEncoder(w).Encode(map[string]any{"tools": out})
 }
 
 func timeLookups(h *hub.Hub, snap *hub.Snapshot, n int) Percentiles {

@@ -39,8 +39,8 @@ full listing of the catalog and name lookups (p50/p90/p99).`,
 			}
 			w := g.stdio.Out
 			fmt.Fprintf(w, "catalog: %d servers, %d tools, built in %s\n", rep.Servers, rep.Tools, rep.Build.Round(1e6))
-			fmt.Fprintf(w, "listing all tools: p50 %s  p99 %s  (%s per tool, %d runs)\n",
-				humanDuration(rep.Listing.P50), humanDuration(rep.Listing.P99), rep.ListingPerTool, rep.Listing.N)
+			fmt.Fprintf(w, "listing all tools: p50 %s  p99 %s  (%d KiB of JSON, %d runs)\n",
+				humanDuration(rep.Listing.P50), humanDuration(rep.Listing.P99), rep.ListingBytes/1024, rep.Listing.N)
 			fmt.Fprintf(w, "name lookup:       p50 %s  p99 %s  (%d lookups)\n",
 				rep.Lookup.P50, rep.Lookup.P99, rep.Lookup.N)
 			fmt.Fprintf(w, "closest names:     p50 %s  p99 %s  (%d unknown names)\n",

@@ -4,13 +4,14 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
+	"strings"
 
 	"github.com/spf13/cobra"
 
 	"github.com/toolhub/toolhub/cmd/internal/daemon"
-	"github.com/toolhub/toolhub/hub"
 	"github.com/toolhub/toolhub/mcp"
 )
 
@@ -104,29 +105,17 @@ func (g *globals) serve(ctx context.Context, o serveOptions) error {
 	if err != nil {
 		return err
 	}
-	relay := mcp.NewRelay()
 	d, err := daemon.New(daemon.Options{
-		Config:     cfg,
-		Logger:     g.logger(),
-		HubOptions: hub.Options{OnNotification: relay.OnNotification},
+		Config: cfg,
+		Logger: g.logger(),
+		MCP:    mcp.Options{Expose: mcp.Exposure(o.expose), MaxResultBytes: o.maxResult},
 	})
 	if err != nil {
 		return asUsage(err)
 	}
 	d.Start(ctx)
 	defer d.Close()
-	srv, err := mcp.NewServer(d.Hub(), mcp.Options{
-		Version:        daemon.Version,
-		Expose:         mcp.Exposure(o.expose),
-		MaxResultBytes: o.maxResult,
-		WaitReady:      d.Hub().WaitSettled,
-		Relay:          relay,
-		Logger:         g.logger(),
-	})
-	if err != nil {
-		return err
-	}
-	defer srv.Close()
+	srv := d.MCP()
 	if o.httpAddr == "" {
 		g.logger().Info("serving MCP over stdio")
 		return srv.ServeStdio(ctx, g.stdio.In, g.stdio.Out)
@@ -173,17 +162,18 @@ func serveToken(o serveOptions) (token, file string, err error) {
 }
 
 // printServeBanner tells the user, on stderr, where toolhub listens and how
-// to connect clients to it.
+// to connect clients to it, in one write.
 func (g *globals) printServeBanner(url, token, tokenFile string) {
-	w := g.stdio.Err
-	fmt.Fprintf(w, "toolhub serves MCP at %s\n", url)
+	var b strings.Builder
+	fmt.Fprintf(&b, "toolhub serves MCP at %s\n", url)
 	if token == "" {
-		fmt.Fprintln(w, "authentication is off (--no-auth): any program on this machine may connect")
+		b.WriteString("authentication is off (--no-auth): any program on this machine may connect\n")
 	} else {
-		fmt.Fprintf(w, "bearer token: in %s (send \"Authorization: Bearer <token>\")\n", tokenFile)
+		fmt.Fprintf(&b, "bearer token: in %s (send \"Authorization: Bearer <token>\")\n", tokenFile)
 	}
-	fmt.Fprintln(w, "\nClient configuration:")
-	fmt.Fprintln(w, mcp.FormatSnippets(append(mcp.HTTPSnippets(url, token), g.stdioSnippets()...)))
+	b.WriteString("\nClient configuration:\n")
+	b.WriteString(mcp.FormatSnippets(append(mcp.HTTPSnippets(url, token), g.stdioSnippets()...)))
+	_, _ = io.WriteString(g.stdio.Err, b.String())
 }
 
 // stdioSnippets are the client entries that start this toolhub over stdio.

@@ -13,7 +13,7 @@ import (
 // written back.
 var serverKeys = []string{
 	"type", "command", "args", "env", "cwd", "url", "headers",
-	"locality", "enabled", "disabledTools", "timeout", "costPerCall",
+	"locality", "enabled", "disabledTools", "timeout", "costPerCall", "unprefixed",
 }
 
 // keyHints name the toolhub key for keys other clients or older notes use.
@@ -101,6 +101,8 @@ func (r *serverReader) field(m member) {
 		s.Timeout = r.timeout(m.value, what)
 	case "costPerCall":
 		s.CostPerCall, _ = d.number(m.value, what)
+	case "unprefixed":
+		s.Unprefixed, _ = d.boolean(m.value, what)
 	default:
 		r.otherKey(m)
 	}

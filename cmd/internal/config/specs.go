@@ -40,6 +40,7 @@ func (f *File) Specs(lookupEnv func(string) (string, bool)) ([]hub.ServerSpec, e
 			DisabledTools: slices.Clone(s.DisabledTools),
 			Timeout:       s.Timeout,
 			CostPerCall:   s.CostPerCall,
+			Unprefixed:    s.Unprefixed,
 		})
 	}
 	if err := l.err(); err != nil {

@@ -75,6 +75,9 @@ type Server struct {
 	Timeout time.Duration
 	// CostPerCall is in USD.
 	CostPerCall float64
+	// Unprefixed exposes the server's tools under their own names instead
+	// of server__tool (for a single server fronted by toolhub).
+	Unprefixed bool
 
 	// at holds where values were written, for problems found after parsing
 	// (unset ${VAR} references). Keys are "" (the server's name), "env/K"

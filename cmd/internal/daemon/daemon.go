@@ -6,8 +6,11 @@ import (
 	"log/slog"
 	"os"
 
+	mcpgo "github.com/mark3labs/mcp-go/mcp"
+
 	"github.com/toolhub/toolhub/cmd/internal/config"
 	"github.com/toolhub/toolhub/hub"
+	"github.com/toolhub/toolhub/mcp"
 )
 
 // Version is the toolhub version reported to clients and downstream servers.
@@ -21,11 +24,14 @@ type Options struct {
 	LookupEnv func(string) (string, bool)
 	// HubOptions override the hub's defaults (tests shorten timeouts).
 	HubOptions hub.Options
+	// MCP configures the MCP surface clients see (exposure, result cap).
+	MCP mcp.Options
 }
 
 // Daemon is everything toolhub runs, built and wired.
 type Daemon struct {
 	hub *hub.Hub
+	mcp *mcp.Server
 	log *slog.Logger
 }
 
@@ -44,16 +50,39 @@ func New(opts Options) (*Daemon, error) {
 	if err != nil {
 		return nil, fmt.Errorf("build daemon: %w", err)
 	}
+	relay := mcp.NewRelay()
 	hubOpts := opts.HubOptions
 	hubOpts.Logger = opts.Logger
 	if hubOpts.Version == "" {
 		hubOpts.Version = Version
 	}
+	hubOpts.OnNotification = fanOut(hubOpts.OnNotification, relay.OnNotification)
 	h, err := hub.New(specs, hubOpts)
 	if err != nil {
 		return nil, fmt.Errorf("build daemon: %w", err)
 	}
-	return &Daemon{hub: h, log: opts.Logger}, nil
+	mo := opts.MCP
+	mo.Version, mo.Relay, mo.Logger, mo.WaitReady = Version, relay, opts.Logger, h.WaitSettled
+	srv, err := mcp.NewServer(h, mo)
+	if err != nil {
+		return nil, fmt.Errorf("build daemon: %w", err)
+	}
+	return &Daemon{hub: h, mcp: srv, log: opts.Logger}, nil
+}
+
+// fanOut delivers downstream notifications to every non-nil receiver.
+func fanOut(receivers ...func(string, mcpgo.JSONRPCNotification)) func(string, mcpgo.JSONRPCNotification) {
+	var live []func(string, mcpgo.JSONRPCNotification)
+	for _, r := range receivers {
+		if r != nil {
+			live = append(live, r)
+		}
+	}
+	return func(server string, n mcpgo.JSONRPCNotification) {
+		for _, r := range live {
+			r(server, n)
+		}
+	}
 }
 
 // Start connects every downstream server in the background.
@@ -62,5 +91,11 @@ func (d *Daemon) Start(ctx context.Context) { d.hub.Start(ctx) }
 // Hub is the running hub.
 func (d *Daemon) Hub() *hub.Hub { return d.hub }
 
+// MCP is the MCP surface, ready to serve over stdio or HTTP.
+func (d *Daemon) MCP() *mcp.Server { return d.mcp }
+
 // Close stops everything the daemon started.
-func (d *Daemon) Close() error { return d.hub.Close() }
+func (d *Daemon) Close() error {
+	d.mcp.Close()
+	return d.hub.Close()
+}
