@@ -4,8 +4,8 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
-	"io"
 	"fmt"
+	"io"
 	"log/slog"
 	"math/rand/v2"
 	"time"
@@ -27,13 +27,13 @@ type CatalogOptions struct {
 
 // CatalogReport is what the catalog benchmark measured.
 type CatalogReport struct {
-	Servers        int           `json:"servers"`
-	Tools          int           `json:"tools"`
-	Build          time.Duration `json:"build"` // start of the hub until every tool is in the catalog
-	Listing        Percentiles   `json:"listing"`
-	Lookup         Percentiles   `json:"lookup"`
-	Suggest        Percentiles   `json:"suggest"` // an unknown name answered with the closest ones
-	ListingBytes   int           `json:"listingBytes"` // size of one encoded listing
+	Servers      int           `json:"servers"`
+	Tools        int           `json:"tools"`
+	Build        time.Duration `json:"build"` // start of the hub until every tool is in the catalog
+	Listing      Percentiles   `json:"listing"`
+	Lookup       Percentiles   `json:"lookup"`
+	Suggest      Percentiles   `json:"suggest"`      // an unknown name answered with the closest ones
+	ListingBytes int           `json:"listingBytes"` // size of one encoded listing
 }
 
 // RunCatalog starts a hub over in-process MCP servers, each with its own
