@@ -43,6 +43,11 @@ type chunker struct {
 
 func (c *chunker) add(b block) {
 	switch {
+	case b.level > 0 && c.cur != nil && c.cur.level > 0 && b.end-c.cur.start <= c.max:
+		// A heading right under another: one chunk, under the deeper path.
+		c.setHeading(b.level, b.heading)
+		c.cur.end, c.cur.level, c.curHead = b.end, b.level, c.headingPath()
+		return
 	case b.level > 0:
 		c.flush()
 		c.setHeading(b.level, b.heading)

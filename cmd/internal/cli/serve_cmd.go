@@ -13,6 +13,7 @@ import (
 
 	"github.com/toolhub/toolhub/cmd/internal/daemon"
 	"github.com/toolhub/toolhub/mcp"
+	"github.com/toolhub/toolhub/retriever"
 )
 
 // serveOptions are the flags of toolhub serve.
@@ -109,6 +110,9 @@ func (g *globals) serve(ctx context.Context, o serveOptions) error {
 		Config: cfg,
 		Logger: g.logger(),
 		MCP:    mcp.Options{Expose: mcp.Exposure(o.expose), MaxResultBytes: o.maxResult},
+		OpenIndex: func(ctx context.Context) (*retriever.Index, error) {
+			return g.openIndex(ctx, cfg.Documents, true)
+		},
 	})
 	if err != nil {
 		return asUsage(err)

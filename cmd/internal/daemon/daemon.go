@@ -2,12 +2,14 @@ package daemon
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"log/slog"
 	"os"
 
 	mcpgo "github.com/mark3labs/mcp-go/mcp"
 
+	"github.com/toolhub/toolhub/cmd/internal/builtin"
 	"github.com/toolhub/toolhub/cmd/internal/config"
 	"github.com/toolhub/toolhub/hub"
 	"github.com/toolhub/toolhub/mcp"
@@ -26,13 +28,17 @@ type Options struct {
 	HubOptions hub.Options
 	// MCP configures the MCP surface clients see (exposure, result cap).
 	MCP mcp.Options
+	// OpenIndex opens the document index for the built-in search_documents
+	// tool; nil leaves the documents provider out.
+	OpenIndex builtin.IndexOpener
 }
 
 // Daemon is everything toolhub runs, built and wired.
 type Daemon struct {
-	hub *hub.Hub
-	mcp *mcp.Server
-	log *slog.Logger
+	hub  *hub.Hub
+	mcp  *mcp.Server
+	docs *builtin.Documents
+	log  *slog.Logger
 }
 
 // New builds the daemon from opts without starting anything.
@@ -49,6 +55,13 @@ func New(opts Options) (*Daemon, error) {
 	specs, err := opts.Config.Specs(opts.LookupEnv)
 	if err != nil {
 		return nil, fmt.Errorf("build daemon: %w", err)
+	}
+	var docs *builtin.Documents
+	if opts.OpenIndex != nil {
+		docs = builtin.NewDocuments(opts.OpenIndex, documentsOptions(opts.Config.Documents, opts.Logger))
+		if specs, err = withBuiltin(specs, documentsSpec(docs)); err != nil {
+			return nil, fmt.Errorf("build daemon: %w", err)
+		}
 	}
 	relay := mcp.NewRelay()
 	hubOpts := opts.HubOptions
@@ -67,7 +80,7 @@ func New(opts Options) (*Daemon, error) {
 	if err != nil {
 		return nil, fmt.Errorf("build daemon: %w", err)
 	}
-	return &Daemon{hub: h, mcp: srv, log: opts.Logger}, nil
+	return &Daemon{hub: h, mcp: srv, docs: docs, log: opts.Logger}, nil
 }
 
 // fanOut delivers downstream notifications to every non-nil receiver.
@@ -97,5 +110,9 @@ func (d *Daemon) MCP() *mcp.Server { return d.mcp }
 // Close stops everything the daemon started.
 func (d *Daemon) Close() error {
 	d.mcp.Close()
-	return d.hub.Close()
+	err := d.hub.Close()
+	if d.docs != nil {
+		err = errors.Join(err, d.docs.Close())
+	}
+	return err
 }

@@ -1,0 +1,47 @@
+package daemon
+
+import (
+	"fmt"
+	"log/slog"
+	"os"
+
+	"github.com/toolhub/toolhub/cmd/internal/builtin"
+	"github.com/toolhub/toolhub/cmd/internal/config"
+	"github.com/toolhub/toolhub/hub"
+)
+
+// builtinPrefix starts the names of toolhub's own providers.
+const builtinPrefix = "toolhub-"
+
+// documentsSpec puts the documents provider in the hub as a local,
+// unprefixed in-process server: its tools keep their own names.
+func documentsSpec(docs *builtin.Documents) hub.ServerSpec {
+	return hub.ServerSpec{
+		Name:       builtinPrefix + builtin.DocumentsServerName,
+		Transport:  hub.TransportInProcess,
+		InProcess:  docs.Server(),
+		Unprefixed: true,
+		Locality:   hub.LocalityLocal,
+	}
+}
+
+func documentsOptions(docs config.Documents, log *slog.Logger) builtin.DocumentsOptions {
+	home, _ := os.UserHomeDir()
+	return builtin.DocumentsOptions{
+		Roots:        docs.ResolvedRoots(home),
+		Exclude:      docs.Exclude,
+		MaxFileBytes: docs.MaxFileBytes,
+		Logger:       log,
+	}
+}
+
+// withBuiltin adds a built-in provider, refusing a configured server that
+// took its name.
+func withBuiltin(specs []hub.ServerSpec, b hub.ServerSpec) ([]hub.ServerSpec, error) {
+	for _, s := range specs {
+		if s.Name == b.Name {
+			return nil, fmt.Errorf("server name %q is reserved for toolhub's built-in tools; rename it in the config", s.Name)
+		}
+	}
+	return append(specs, b), nil
+}
