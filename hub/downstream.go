@@ -30,6 +30,9 @@ type downstreamOptions struct {
 
 	// OnTools receives the tool list after every (re)load.
 	OnTools func(server string, tools []RawTool)
+	// OnExtras receives the resources, templates and prompts after every
+	// (re)load.
+	OnExtras func(server string, extras serverExtras)
 	// OnState receives the status on every state change.
 	OnState func(ServerStatus)
 	// OnNotification receives every other notification the server sends

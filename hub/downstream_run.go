@@ -72,6 +72,7 @@ func (d *downstream) connectAndServe(ctx context.Context) (*connection, error) {
 	}
 	d.attach(conn)
 	d.setTools(conn, tools)
+	d.startExtras(ctx, conn)
 	d.setState(StateReady, "")
 	d.log.Info("downstream ready", "tools", len(tools))
 	conn.watch(func() { d.followToolChanges(ctx, conn) })
