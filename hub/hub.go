@@ -34,6 +34,7 @@ type Hub struct {
 	opts    Options
 	log     *slog.Logger
 	catalog *Catalog
+	extras  *extrasStore // resources, templates and prompts
 
 	mu       sync.Mutex
 	servers  map[string]*managedServer
@@ -67,6 +68,7 @@ func New(specs []ServerSpec, opts Options) (*Hub, error) {
 		watchers: map[int]func(*Snapshot){},
 	}
 	h.catalog = NewCatalog(h.catalogChanged)
+	h.extras = newExtrasStore()
 	for _, spec := range specs {
 		if spec.Name == "" {
 			return nil, fmt.Errorf("new hub: a server has no name")
@@ -109,9 +111,13 @@ func (h *Hub) startLocked(ctx context.Context, m *managedServer) {
 				Unprefixed:  spec.Unprefixed,
 			}, tools)
 		},
+		OnExtras: func(server string, extras serverExtras) {
+			h.extras.set(server, spec.Unprefixed, extras)
+		},
 		OnState: func(st ServerStatus) {
 			if st.State == StateFailed || st.State == StateStopped {
 				h.catalog.RemoveServer(spec.Name)
+				h.extras.remove(spec.Name)
 			}
 			h.signal()
 		},

@@ -100,6 +100,8 @@ func NewServer(cat Catalog, opts Options) (*Server, error) {
 	hooks.AddBeforeListTools(func(ctx context.Context, _ any, _ *mcpgo.ListToolsRequest) { s.awaitReady(ctx) })
 	s.mcp = mcpserver.NewMCPServer(opts.Name, opts.Version,
 		mcpserver.WithToolCapabilities(true),
+		mcpserver.WithResourceCapabilities(false, true),
+		mcpserver.WithPromptCapabilities(true),
 		mcpserver.WithLogging(),
 		mcpserver.WithHooks(hooks),
 		mcpserver.WithRecovery(),
@@ -114,6 +116,9 @@ func NewServer(cat Catalog, opts Options) (*Server, error) {
 	})
 	s.wg.Add(1)
 	go s.follow()
+	if src, ok := cat.(ResourceSource); ok {
+		s.serveResources(src)
+	}
 	if opts.Relay != nil {
 		opts.Relay.attach(s)
 	}

@@ -1,0 +1,89 @@
+package mcp
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+
+	mcpgo "github.com/mark3labs/mcp-go/mcp"
+	mcpserver "github.com/mark3labs/mcp-go/server"
+)
+
+// Resource contents and prompt messages are passed through raw, like tool
+// results (see reexport.go): decoding them into mcp-go's types would drop
+// what those types do not model.
+
+// rawResourceContents is one resources/read content item kept as it came.
+// Embedding TextResourceContents makes it an mcpgo.ResourceContents.
+type rawResourceContents struct {
+	mcpgo.TextResourceContents
+	raw json.RawMessage
+}
+
+// MarshalJSON writes the item exactly as the downstream sent it.
+func (c rawResourceContents) MarshalJSON() ([]byte, error) { return c.raw, nil }
+
+// readHandler forwards resources/read to the hub.
+func readHandler(src ResourceSource) mcpserver.ResourceHandlerFunc {
+	return func(ctx context.Context, req mcpgo.ReadResourceRequest) ([]mcpgo.ResourceContents, error) {
+		raw, err := src.ReadResource(ctx, req.Params.URI)
+		if err != nil {
+			return nil, err
+		}
+		return resourceContents(raw)
+	}
+}
+
+// resourceContents turns a downstream resources/read result into its
+// content items, each kept raw.
+func resourceContents(raw json.RawMessage) ([]mcpgo.ResourceContents, error) {
+	var fields struct {
+		Contents []json.RawMessage `json:"contents"`
+	}
+	if err := json.Unmarshal(raw, &fields); err != nil {
+		return nil, fmt.Errorf("decode downstream resource: %w", err)
+	}
+	out := make([]mcpgo.ResourceContents, 0, len(fields.Contents))
+	for _, item := range fields.Contents {
+		out = append(out, rawResourceContents{raw: item})
+	}
+	return out, nil
+}
+
+// promptHandler forwards prompts/get for the prompt exposed as name.
+func promptHandler(src ResourceSource, name string) mcpserver.PromptHandlerFunc {
+	return func(ctx context.Context, req mcpgo.GetPromptRequest) (*mcpgo.GetPromptResult, error) {
+		raw, err := src.GetPrompt(ctx, name, req.Params.Arguments)
+		if err != nil {
+			return nil, err
+		}
+		return promptResult(raw)
+	}
+}
+
+// promptResult turns a downstream prompts/get result into the client's,
+// each message's content kept raw.
+func promptResult(raw json.RawMessage) (*mcpgo.GetPromptResult, error) {
+	var fields struct {
+		Meta        map[string]json.RawMessage `json:"_meta"`
+		Description string                     `json:"description"`
+		Messages    []struct {
+			Role    mcpgo.Role      `json:"role"`
+			Content json.RawMessage `json:"content"`
+		} `json:"messages"`
+	}
+	if err := json.Unmarshal(raw, &fields); err != nil {
+		return nil, fmt.Errorf("decode downstream prompt: %w", err)
+	}
+	res := &mcpgo.GetPromptResult{
+		Description: fields.Description,
+		Messages:    make([]mcpgo.PromptMessage, 0, len(fields.Messages)),
+	}
+	for _, m := range fields.Messages {
+		res.Messages = append(res.Messages, mcpgo.PromptMessage{Role: m.Role, Content: rawContent{raw: m.Content}})
+	}
+	if len(fields.Meta) > 0 {
+		res.Meta = rawMeta(fields.Meta)
+	}
+	return res, nil
+}
