@@ -23,22 +23,13 @@ var flakyScenarios = []string{"tools-call-with-logging", "tools-call-with-progre
 // does not aggregate what they exercise. When one starts passing through
 // toolhub, remove it here.
 var needsHubSupport = map[string]string{
-	"resources-list":                "resources are not aggregated",
-	"resources-read-text":           "resources are not aggregated",
-	"resources-read-binary":         "resources are not aggregated",
-	"resources-templates-read":      "resources are not aggregated",
-	"resources-subscribe":           "resources are not aggregated",
-	"resources-unsubscribe":         "resources are not aggregated",
-	"prompts-list":                  "prompts are not aggregated",
-	"prompts-get-simple":            "prompts are not aggregated",
-	"prompts-get-with-args":         "prompts are not aggregated",
-	"prompts-get-embedded-resource": "prompts are not aggregated",
-	"prompts-get-with-image":        "prompts are not aggregated",
-	"completion-complete":           "completions are not forwarded",
-	"tools-call-sampling":           "sampling requests are not forwarded to the client",
-	"tools-call-elicitation":        "elicitation requests are not forwarded to the client",
-	"elicitation-sep1034-defaults":  "elicitation requests are not forwarded to the client",
-	"elicitation-sep1330-enums":     "elicitation requests are not forwarded to the client",
+	"resources-subscribe":          "resource subscriptions are not forwarded",
+	"resources-unsubscribe":        "resource subscriptions are not forwarded",
+	"completion-complete":          "completions are not forwarded",
+	"tools-call-sampling":          "sampling requests are not forwarded to the client",
+	"tools-call-elicitation":       "elicitation requests are not forwarded to the client",
+	"elicitation-sep1034-defaults": "elicitation requests are not forwarded to the client",
+	"elicitation-sep1330-enums":    "elicitation requests are not forwarded to the client",
 }
 
 // TestConformanceThroughToolhub runs the official conformance suite against

@@ -9,6 +9,7 @@ import (
 
 	"github.com/toolhub/toolhub/cmd/internal/daemon"
 	"github.com/toolhub/toolhub/hub"
+	"github.com/toolhub/toolhub/retriever"
 )
 
 // connectWait bounds how long a one-shot command waits for servers to connect.
@@ -20,7 +21,13 @@ func (g *globals) startDaemon(ctx context.Context) (*daemon.Daemon, error) {
 	if err != nil {
 		return nil, err
 	}
-	d, err := daemon.New(daemon.Options{Config: cfg, Logger: g.logger()})
+	d, err := daemon.New(daemon.Options{
+		Config: cfg,
+		Logger: g.logger(),
+		OpenIndex: func(ctx context.Context) (*retriever.Index, error) {
+			return g.openIndex(ctx, cfg.Documents, true)
+		},
+	})
 	if err != nil {
 		return nil, asUsage(err)
 	}

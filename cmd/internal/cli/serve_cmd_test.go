@@ -259,8 +259,9 @@ func TestServeHTTP(t *testing.T) {
 	if _, err := c.Initialize(ctx, mcpgo.InitializeRequest{}); err != nil {
 		t.Fatal(err)
 	}
-	if got := toolNames(t, c); !slices.Equal(got, []string{"find_tools"}) {
-		t.Errorf("tools = %v, want find_tools alone", got)
+	// No servers are configured: the built-in documents tools and find_tools.
+	if got := toolNames(t, c); !slices.Equal(got, []string{"find_tools", "index_documents", "search_documents"}) {
+		t.Errorf("tools = %v, want find_tools and the documents tools", got)
 	}
 	_ = c.Close()
 
