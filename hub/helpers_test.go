@@ -17,44 +17,20 @@ import (
 	"time"
 
 	mcpgo "github.com/mark3labs/mcp-go/mcp"
+
+	"github.com/toolhub/toolhub/internal/testenv"
 )
 
 // waitLimit bounds every wait in these tests; reaching it is a failure, not
 // a measurement.
 const waitLimit = 30 * time.Second
 
-// repoRoot is the directory holding go.mod, found by walking up.
-func repoRoot(t testing.TB) string {
-	t.Helper()
-	dir, err := os.Getwd()
-	if err != nil {
-		t.Fatal(err)
-	}
-	for {
-		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
-			return dir
-		}
-		parent := filepath.Dir(dir)
-		if parent == dir {
-			t.Fatal("no go.mod above the test directory")
-		}
-		dir = parent
-	}
-}
+// repoRoot is the directory holding go.mod.
+func repoRoot(t testing.TB) string { return testenv.RepoRoot(t) }
 
 // npmBin is the path of an npm test server's binary under .tools. Under
 // -short the test is skipped; without .tools it fails.
-func npmBin(t *testing.T, name string) string {
-	t.Helper()
-	if testing.Short() {
-		t.Skip("npm servers are slow to start; skipped under -short")
-	}
-	path := filepath.Join(repoRoot(t), ".tools", "node_modules", ".bin", name)
-	if _, err := os.Stat(path); err != nil {
-		t.Fatalf("%s is missing (%v): run scripts/install-tools.sh", path, err)
-	}
-	return path
-}
+func npmBin(t *testing.T, name string) string { return testenv.NPMBin(t, name) }
 
 // faultyBuild is the faulty server, built once per test binary; TestMain
 // removes its directory.

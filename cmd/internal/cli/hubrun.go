@@ -35,6 +35,20 @@ func (g *globals) startDaemon(ctx context.Context) (*daemon.Daemon, error) {
 	return d, nil
 }
 
+// startSettled starts the daemon and waits until every server has connected
+// or failed; the caller closes the daemon.
+func (g *globals) startSettled(ctx context.Context) (*daemon.Daemon, error) {
+	d, err := g.startDaemon(ctx)
+	if err != nil {
+		return nil, err
+	}
+	if err := g.waitForServers(ctx, d.Hub()); err != nil {
+		d.Close()
+		return nil, err
+	}
+	return d, nil
+}
+
 // waitForServers waits until every server has connected or failed, showing a
 // spinner with the count on a terminal.
 func (g *globals) waitForServers(ctx context.Context, h *hub.Hub) error {

@@ -19,15 +19,11 @@ table (and in full with --json).`,
 		Example: "  toolhub servers\n  toolhub servers --json",
 		Args:    cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			ctx := cmd.Context()
-			d, err := g.startDaemon(ctx)
+			d, err := g.startSettled(cmd.Context())
 			if err != nil {
 				return err
 			}
 			defer d.Close()
-			if err := g.waitForServers(ctx, d.Hub()); err != nil {
-				return err
-			}
 			sts := d.Hub().Servers()
 			if asJSON {
 				return writeJSON(g.stdio.Out, sts)

@@ -35,15 +35,11 @@ server's tools; --json prints each tool's full input schema too.`,
 		Example: "  toolhub tools\n  toolhub tools --server everything --json",
 		Args:    cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			ctx := cmd.Context()
-			d, err := g.startDaemon(ctx)
+			d, err := g.startSettled(cmd.Context())
 			if err != nil {
 				return err
 			}
 			defer d.Close()
-			if err := g.waitForServers(ctx, d.Hub()); err != nil {
-				return err
-			}
 			snap := d.Hub().Snapshot()
 			var tools []*hub.Tool
 			if server != "" {
