@@ -95,9 +95,14 @@ func listPaged(ctx context.Context, conn *connection, method, field string) ([]j
 			}
 		}
 		all = append(all, entries...)
-		next, err := nextCursor(result)
-		if err != nil || next == "" {
-			return all, err
+		var next string
+		if raw, ok := page["nextCursor"]; ok {
+			if err := json.Unmarshal(raw, &next); err != nil {
+				return nil, fmt.Errorf("%s: nextCursor: %w", method, err)
+			}
+		}
+		if next == "" {
+			return all, nil
 		}
 		if seen[next] {
 			return nil, fmt.Errorf("%s: cursor %q repeated", method, next)
