@@ -1,0 +1,119 @@
+package cli
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/toolhub/toolhub/cmd/internal/config"
+	"github.com/toolhub/toolhub/retriever"
+)
+
+// openConfiguredIndex loads the config and opens its index.
+func (g *globals) openConfiguredIndex(ctx context.Context, withEmbedder bool) (*retriever.Index, config.Documents, error) {
+	cfg, err := g.loadConfig()
+	if err != nil {
+		return nil, config.Documents{}, err
+	}
+	ix, err := g.openIndex(ctx, cfg.Documents, withEmbedder)
+	return ix, cfg.Documents, err
+}
+
+// openIndex opens the index the config names, with its embedder when
+// withEmbedder is set. An unusable embedder leaves the index BM25 only.
+func (g *globals) openIndex(ctx context.Context, docs config.Documents, withEmbedder bool) (*retriever.Index, error) {
+	dir, err := indexDir(docs)
+	if err != nil {
+		return nil, err
+	}
+	var emb retriever.Embedder
+	if withEmbedder && docs.Embedder != nil {
+		if emb, err = newEmbedder(ctx, docs.Embedder); err != nil {
+			g.logger().Warn("embedding endpoint unusable: BM25 only", "err", err)
+			emb = nil
+		}
+	}
+	ix, err := retriever.Open(dir, retriever.Options{Embedder: emb, Logger: g.logger()})
+	if errors.Is(err, retriever.ErrInUse) {
+		return nil, fmt.Errorf("%w: stop `toolhub serve` (or the desktop app) first, or point --config at another documents.dir", err)
+	}
+	return ix, err
+}
+
+// indexDir is documents.dir, or <user data dir>/toolhub/index.
+func indexDir(docs config.Documents) (string, error) {
+	home, _ := os.UserHomeDir()
+	if docs.Dir != "" {
+		if rest, ok := strings.CutPrefix(docs.Dir, "~/"); ok && home != "" {
+			return filepath.Join(home, rest), nil
+		}
+		return docs.Dir, nil
+	}
+	data, err := userDataDir()
+	if err != nil {
+		return "", err
+	}
+	return filepath.Join(data, "toolhub", "index"), nil
+}
+
+// userDataDir is $XDG_DATA_HOME, else ~/.local/share.
+func userDataDir() (string, error) {
+	if d := os.Getenv("XDG_DATA_HOME"); filepath.IsAbs(d) {
+		return d, nil
+	}
+	home, err := os.UserHomeDir()
+	if err != nil {
+		return "", fmt.Errorf("no data directory: %w (set documents.dir)", err)
+	}
+	return filepath.Join(home, ".local", "share"), nil
+}
+
+// newEmbedder builds the embeddings client; a zero dimension is learnt
+// from the endpoint.
+func newEmbedder(ctx context.Context, e *config.Embedder) (retriever.Embedder, error) {
+	cfg := retriever.EmbedderConfig{URL: e.URL, Model: e.Model, Dimensions: e.Dimensions, BatchSize: e.BatchSize}
+	if e.APIKeyEnv != "" {
+		cfg.APIKey = os.Getenv(e.APIKeyEnv)
+	}
+	if cfg.Dimensions == 0 {
+		probeCtx, cancel := context.WithTimeout(ctx, 30*time.Second)
+		defer cancel()
+		dims, err := retriever.DetectDimensions(probeCtx, cfg)
+		if err != nil {
+			return nil, err
+		}
+		cfg.Dimensions = dims
+	}
+	return retriever.NewOpenAIEmbedder(cfg)
+}
+
+func configuredEmbedder(e *config.Embedder) string {
+	switch {
+	case e == nil:
+		return ""
+	case e.Dimensions > 0:
+		return fmt.Sprintf("%s@%d", e.Model, e.Dimensions)
+	default:
+		return e.Model + " (dimensions from the endpoint)"
+	}
+}
+
+// absIfExists makes a relative path absolute when it names a file or
+// folder; document paths that are not files are left alone.
+func absIfExists(p string) string {
+	if filepath.IsAbs(p) {
+		return p
+	}
+	if _, err := os.Stat(p); err != nil {
+		return p
+	}
+	abs, err := filepath.Abs(p)
+	if err != nil {
+		return p
+	}
+	return abs
+}
