@@ -11,7 +11,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/toolhub/toolhub/hub"
 	"github.com/toolhub/toolhub/internal/testenv"
 )
 
@@ -41,13 +40,12 @@ func TestConformanceThroughToolhub(t *testing.T) {
 	fixtureURL := startConformanceFixture(t)
 
 	direct := runConformance(t, conformance, fixtureURL, "")
-	relay := NewRelay()
-	h := testHub(t, relay, hub.ServerSpec{
-		Name: "conformance", Transport: hub.TransportHTTP, URL: fixtureURL, Unprefixed: true, Locality: hub.LocalityLocal,
-	})
-	srv := testServer(t, h, Options{Expose: ExposeDirect, Relay: relay})
-	endpoint := serveHTTP(t, srv, HTTPOptions{}) // no token: loopback only
-	viaHub := runConformance(t, conformance, endpoint.URL(), "")
+	// The fixture fronted by the real binary, exposed unprefixed, without a
+	// token (the suite sends none; allowed on loopback only).
+	config := writeFile(t, t.TempDir(), "config.json", fmt.Sprintf(
+		`{"mcpServers": {"conformance": {"type": "http", "url": %q, "unprefixed": true}}}`, fixtureURL))
+	hubURL := startToolhubHTTP(t, config, "--no-auth", "--expose", "direct")
+	viaHub := runConformance(t, conformance, hubURL, "")
 
 	t.Logf("scenarios passed: %d of %d directly, %d of %d through toolhub",
 		countPassed(direct), len(direct), countPassed(viaHub), len(viaHub))
@@ -73,7 +71,7 @@ func TestConformanceThroughToolhub(t *testing.T) {
 		tries := 0
 		for tries < 5 && !last.passed {
 			tries++
-			last = runConformance(t, conformance, endpoint.URL(), name)[name]
+			last = runConformance(t, conformance, hubURL, name)[name]
 		}
 		if last.passed {
 			t.Logf("flaky %s through toolhub: passed on try %d", name, tries)
