@@ -116,22 +116,5 @@ func (d *downstream) relist(ctx context.Context, conn *connection) ([]RawTool, e
 // awaitQuiet absorbs further list_changed notifications until none arrives
 // for the quiet period. It reports false when the connection or ctx ended.
 func (d *downstream) awaitQuiet(ctx context.Context, conn *connection) bool {
-	deadline := time.NewTimer(listChangedMaxWait)
-	defer deadline.Stop()
-	quiet := time.NewTimer(d.opts.ListChangedQuiet)
-	defer quiet.Stop()
-	for {
-		select {
-		case <-conn.done:
-			return false
-		case <-ctx.Done():
-			return false
-		case <-conn.listChanged:
-			quiet.Reset(d.opts.ListChangedQuiet)
-		case <-quiet.C:
-			return true
-		case <-deadline.C:
-			return true
-		}
-	}
+	return awaitQuietOn(ctx, conn, conn.listChanged, d.opts.ListChangedQuiet)
 }

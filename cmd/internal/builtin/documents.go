@@ -67,10 +67,7 @@ func (d *Documents) Server() *mcpserver.MCPServer {
 func (d *Documents) acquire(ctx context.Context) (*retriever.Index, error) {
 	d.mu.Lock()
 	defer d.mu.Unlock()
-	if d.idle != nil {
-		d.idle.Stop()
-		d.idle = nil
-	}
+	d.stopIdleLocked()
 	if d.ix == nil {
 		ix, err := d.open(ctx)
 		if err != nil {
@@ -103,14 +100,19 @@ func (d *Documents) closeIfIdle() {
 	d.ix = nil
 }
 
-// Close closes the index if it is open.
-func (d *Documents) Close() error {
-	d.mu.Lock()
-	defer d.mu.Unlock()
+// stopIdleLocked cancels a pending idle close; d.mu must be held.
+func (d *Documents) stopIdleLocked() {
 	if d.idle != nil {
 		d.idle.Stop()
 		d.idle = nil
 	}
+}
+
+// Close closes the index if it is open.
+func (d *Documents) Close() error {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	d.stopIdleLocked()
 	if d.ix == nil {
 		return nil
 	}
