@@ -21,9 +21,23 @@ build: ## Build bin/toolhub (pure Go, CGO_ENABLED=0)
 	@mkdir -p $(BIN)
 	CGO_ENABLED=0 $(GO) build -o $(BIN)/toolhub ./cmd/toolhub
 
+.PHONY: desktop
+desktop: ## Build bin/toolhub-desktop (Fyne: cgo and the X11/GL headers from make setup)
+	@mkdir -p $(BIN)
+	$(GO) build -o $(BIN)/toolhub-desktop ./cmd/toolhub-desktop
+
 .PHONY: run
-run: setup build ## Set up, build and serve MCP over HTTP on $(ADDR) with the embedded defaults
-	$(BIN)/toolhub serve --http $(ADDR)
+run: setup build ## Open the desktop app when a display is available, else serve MCP over HTTP on $(ADDR)
+	@if [[ -z "$${DISPLAY:-}$${WAYLAND_DISPLAY:-}" ]]; then \
+		echo "make run: no display (DISPLAY and WAYLAND_DISPLAY are unset): serving MCP over HTTP on $(ADDR) (toolhub serve --http)"; \
+		exec $(BIN)/toolhub serve --http=$(ADDR); \
+	fi; \
+	echo "make run: display $${DISPLAY:-$$WAYLAND_DISPLAY} found: opening the desktop app, which also serves MCP over HTTP on $(ADDR)"; \
+	$(MAKE) --no-print-directory desktop && exec $(BIN)/toolhub-desktop --http $(ADDR)
+
+.PHONY: screenshots
+screenshots: setup ## Render docs/screenshots/*.png: the real desktop app under Xvfb with a demo configuration
+	./scripts/screenshots.sh
 
 .PHONY: test
 test: setup build ## Set up and run every test (race detector, npm servers, conformance)

@@ -78,6 +78,7 @@ type downstream struct {
 	stderr   *tailBuffer
 	failures *failureLog
 	disabled map[string]bool
+	calls    activeCalls // calls in flight, for the server's own requests
 
 	stopOnce sync.Once
 	stopped  chan struct{} // closed by Stop

@@ -28,6 +28,8 @@ func (d *downstream) Call(ctx context.Context, tool string, args json.RawMessage
 	timeout := d.callTimeout()
 	callCtx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
+	leave := d.calls.enter(callCtx)
+	defer leave()
 
 	result, err := conn.request(callCtx, "tools/call", toolCallParams(tool, args, meta))
 	if err == nil {

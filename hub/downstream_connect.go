@@ -26,7 +26,8 @@ func (d *downstream) connect(ctx context.Context) (*connection, []RawTool, error
 	conn.client = mcpclient.NewClient(conn.raw,
 		// The legacy handshake keeps list_changed as a plain notification
 		// and needs no per-request _meta on the raw requests below.
-		mcpclient.WithProtocolVersion(mcpgo.LATEST_LEGACY_PROTOCOL_VERSION))
+		mcpclient.WithProtocolVersion(mcpgo.LATEST_LEGACY_PROTOCOL_VERSION),
+		mcpclient.WithClientCapabilities(downstreamClientCapabilities()))
 	conn.client.OnNotification(d.notificationHandler(conn))
 	conn.client.OnConnectionLost(func(err error) {
 		conn.markBroken(fmt.Errorf("connection lost: %w", err))
@@ -35,6 +36,11 @@ func (d *downstream) connect(ctx context.Context) (*connection, []RawTool, error
 	// to it.
 	if err := conn.client.Start(ctx); err != nil {
 		return conn, nil, d.handshakeError(conn, "start", err)
+	}
+	// Start installs mcp-go's typed request handler; the hub's own forwards
+	// the server's requests to the calling client as raw JSON.
+	if bidi, ok := conn.raw.(transport.BidirectionalInterface); ok {
+		bidi.SetRequestHandler(d.serverRequestHandler())
 	}
 
 	hctx, cancel := context.WithTimeout(ctx, d.opts.ConnectTimeout)
@@ -89,7 +95,7 @@ func (d *downstream) openTransport(conn *connection) error {
 		if d.spec.InProcess == nil {
 			return errors.New("in-process server missing")
 		}
-		conn.raw = transport.NewInProcessTransport(d.spec.InProcess)
+		conn.raw = d.newInProcessTransport(d.spec.InProcess)
 	default:
 		return fmt.Errorf("unknown transport %q", d.spec.Transport)
 	}

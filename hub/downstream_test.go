@@ -32,7 +32,7 @@ func TestDownstreamListsToolsRawAcrossPages(t *testing.T) {
 		names = append(names, tool.Name)
 		byName[tool.Name] = tool
 	}
-	want := []string{"echo", "sleep", "big", "fail", "env", "cwd", "structured"}
+	want := []string{"echo", "sleep", "big", "fail", "env", "cwd", "ask", "structured"}
 	if !slices.Equal(names, want) {
 		t.Fatalf("tools over three pages, minus the disabled ones: got %v, want %v", names, want)
 	}

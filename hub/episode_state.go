@@ -3,6 +3,7 @@ package hub
 import (
 	"context"
 	"encoding/json"
+	"slices"
 	"time"
 )
 
@@ -16,7 +17,9 @@ type State struct {
 	MaxTurns     int
 	Tools        []*Tool     // catalog tools offered this episode
 	Models       []ModelInfo // expert endpoints offered, with measured latency
-	Orchestrator *ModelInfo  // nil when none is configured
+	Orchestrator *ModelInfo  // nil when none is configured or allowed
+	// Preference is the task's preference sentence, for the orchestrator.
+	Preference string
 	// Scratch is the policy's own memory between turns.
 	Scratch any
 
@@ -28,7 +31,10 @@ type ModelCall struct {
 	Endpoint string // endpoint name
 	Alias    string // what the orchestrator called it, or "orchestrator"
 	Purpose  string // e.g. "decide", "search query", "answer"
-	Body     []byte // the request body, sent as is
+	// Role is the alias role the call serves ("search", "answer", ...);
+	// the hub refuses it when the guard removed that role from the model.
+	Role string
+	Body []byte // the request body, sent as is
 }
 
 // Steps returns the trace so far.
@@ -49,24 +55,22 @@ func (s *State) Observe(text string) {
 	s.ep.record(Step{Kind: StepObservation, Text: text})
 }
 
-// CallModel sends one request through the guard and records the step. Its
-// error is also recorded; the policy decides what it means for the turn.
+// CallModel sends one request through the guard and the budget and
+// records the step. Its error is also recorded; the policy decides what it
+// means for the turn.
 func (s *State) CallModel(ctx context.Context, call ModelCall) (*ModelReply, error) {
 	step := Step{Kind: StepModel, Alias: call.Alias, Endpoint: call.Endpoint, Purpose: call.Purpose}
 	m, ok := s.ep.models.Get(call.Endpoint)
 	if !ok {
-		err := &GuardError{Target: "model " + call.Endpoint, Reason: "not configured"}
-		step.Error = err.Error()
-		s.ep.record(step)
-		return nil, err
+		return nil, s.refuse(step, &GuardError{Target: "model " + call.Endpoint, Reason: "not configured"})
 	}
 	info := m.Info()
 	step.Model, step.Locality = info.ModelID, info.Locality
-	if ok, reason := s.ep.guard.AllowModel(info); !ok {
-		err := &GuardError{Target: "model " + call.Endpoint, Reason: reason}
-		step.Error = err.Error()
-		s.ep.record(step)
-		return nil, err
+	if err := s.checkModel(info, call.Role); err != nil {
+		return nil, s.refuse(step, err)
+	}
+	if err := s.ep.admit(info.CostUSD(expectedTokens(call.Body)), "model "+call.Endpoint); err != nil {
+		return nil, s.refuse(step, err)
 	}
 	if s.ep.keepBodies {
 		step.Request = call.Body
@@ -79,29 +83,46 @@ func (s *State) CallModel(ctx context.Context, call ModelCall) (*ModelReply, err
 	}
 	step.TokensIn, step.TokensOut, step.Estimated = reply.TokensIn, reply.TokensOut, reply.Estimated
 	step.USD = info.CostUSD(reply.TokensIn, reply.TokensOut)
+	step.CostUnknown = reply.CostUnknown
 	step.Wall = reply.Duration
 	step.Response, step.ToolCalls = reply.Content, reply.ToolCalls
 	s.ep.record(step)
+	s.ep.settle()
 	return reply, nil
 }
 
-// CallTool calls a catalog tool through the guard and records the step.
+// checkModel asks the guard about the endpoint and, for a call made for a
+// role, whether the guard left the model that role.
+func (s *State) checkModel(info ModelInfo, role string) error {
+	if ok, reason := s.ep.guard.AllowModel(info); !ok {
+		return &GuardError{Target: "model " + info.Name, Reason: reason}
+	}
+	if role != "" && info.HasRole(role) && !slices.Contains(modelRoles(s.ep.guard, info), role) {
+		return &GuardError{Target: "model " + info.Name, Reason: "not offered for the " + role + " role"}
+	}
+	return nil
+}
+
+// refuse records a call that was not made and returns why.
+func (s *State) refuse(step Step, err error) error {
+	step.Error = err.Error()
+	s.ep.record(step)
+	return err
+}
+
+// CallTool calls an offered catalog tool through the guard and the budget
+// and records the step.
 func (s *State) CallTool(ctx context.Context, name string, args json.RawMessage, purpose string) (*CallResult, error) {
 	step := Step{Kind: StepTool, Tool: name, Purpose: purpose}
-	tool, ok := s.ep.tools.Snapshot().Lookup(name)
-	if ok {
+	tool, err := s.checkTool(name)
+	if tool != nil {
 		step.Locality = tool.Locality
-		if allowed, reason := s.ep.guard.AllowTool(tool); !allowed {
-			ok = false
-			step.Error = (&GuardError{Target: "tool " + name, Reason: reason}).Error()
-		}
 	}
-	if !ok {
-		if step.Error == "" {
-			step.Error = (&GuardError{Target: "tool " + name, Reason: "not in the catalog"}).Error()
-		}
-		s.ep.record(step)
-		return nil, &GuardError{Target: "tool " + name, Reason: step.Error}
+	if err == nil {
+		err = s.ep.admit(tool.CostPerCall, "tool "+name)
+	}
+	if err != nil {
+		return nil, s.refuse(step, err)
 	}
 	start := time.Now()
 	res, err := s.ep.tools.Call(ctx, name, args, CallOptions{})
@@ -116,5 +137,22 @@ func (s *State) CallTool(ctx context.Context, name string, args json.RawMessage,
 		}
 	}
 	s.ep.record(step)
+	s.ep.settle()
 	return res, err
+}
+
+// checkTool returns the catalog tool when it was offered this episode and
+// the guard still allows it.
+func (s *State) checkTool(name string) (*Tool, error) {
+	tool, ok := s.ep.tools.Snapshot().Lookup(name)
+	if !ok {
+		return nil, &GuardError{Target: "tool " + name, Reason: "not in the catalog"}
+	}
+	if allowed, reason := s.ep.guard.AllowTool(tool); !allowed {
+		return tool, &GuardError{Target: "tool " + name, Reason: reason}
+	}
+	if _, offered := s.Tool(name); !offered {
+		return tool, &GuardError{Target: "tool " + name, Reason: "not offered in this episode"}
+	}
+	return tool, nil
 }

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"strings"
 	"testing"
+	"time"
 )
 
 // fakeTools is a hand-written ToolCaller over a real catalog whose calls
@@ -114,9 +115,14 @@ func TestEpisodeAccountsToolsAndModels(t *testing.T) {
 			return Decision{Final: true, Answer: "done"}, err
 		},
 	}}
-	run, err := eps.Run(context.Background(), Task{Text: "t", PolicyName: "script"}, policy)
+	var heard []Step
+	task := Task{Text: "t", PolicyName: "script", OnStep: func(s Step) { heard = append(heard, s) }}
+	run, err := eps.Run(context.Background(), task, policy)
 	if err != nil {
 		t.Fatal(err)
+	}
+	if len(heard) != len(run.Steps) || heard[0].Tool != "srv__go" || heard[len(heard)-1].Kind != StepAnswer {
+		t.Fatalf("OnStep heard %d steps, the run has %d", len(heard), len(run.Steps))
 	}
 	want := 0.5 + 12*1/1e6 + 3*2/1e6
 	if run.Status != RunAnswered || run.Totals.USD != want || run.Totals.Turns != 2 {
@@ -150,5 +156,113 @@ func TestBusDropsWhenFull(t *testing.T) {
 	bus.Publish(Event{Kind: EventStep})
 	if len(fast.C) != 4 {
 		t.Fatal("publishing after a cancel lost events")
+	}
+}
+
+// roleGuard allows every model but takes the answer role from "cloud".
+type roleGuard struct{ PermissiveGuard }
+
+func (roleGuard) ModelRoles(m ModelInfo) []string {
+	if m.Name != "cloud" {
+		return m.Roles
+	}
+	var out []string
+	for _, r := range m.Roles {
+		if r != "answer" {
+			out = append(out, r)
+		}
+	}
+	return out
+}
+
+func TestTaskGuardNarrowsAndRolesAreChecked(t *testing.T) {
+	tools := newFakeTools(ServerMeta{Name: "srv", Locality: LocalityLocal}, "a", "b")
+	f := &fakeChat{body: replyWithUsage}
+	models, err := NewModels([]ModelEndpoint{{Name: "cloud", BaseURL: startFakeChat(t, f), ModelID: "x",
+		Locality: LocalityRemote, Roles: []string{"search", "answer"}}}, ModelOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	noB := GuardFuncs{Tool: func(tool *Tool) (bool, string) { return tool.Name != "srv__b", "b is off" }}
+	eps, err := NewEpisodes(EpisodesConfig{Tools: tools, Models: models, Guard: noB})
+	if err != nil {
+		t.Fatal(err)
+	}
+	task := Task{Text: "t", Guard: roleGuard{}}
+	offeredTools, offeredModels := eps.Offered(task)
+	if len(offeredTools) != 1 || offeredTools[0].Name != "srv__a" || len(offeredModels) != 1 ||
+		len(offeredModels[0].Roles) != 1 || offeredModels[0].Roles[0] != "search" {
+		t.Fatalf("offered %v and %+v", offeredTools, offeredModels)
+	}
+	policy := &scriptPolicy{turns: []func(context.Context, *State) (Decision, error){
+		func(ctx context.Context, st *State) (Decision, error) {
+			if _, err := st.CallTool(ctx, "srv__b", nil, ""); err == nil {
+				t.Error("the episodes' guard was dropped")
+			}
+			if _, err := st.CallModel(ctx, ModelCall{Endpoint: "cloud", Role: "answer", Body: []byte(`{}`)}); err == nil {
+				t.Error("a call for a removed role went through")
+			}
+			_, err := st.CallModel(ctx, ModelCall{Endpoint: "cloud", Role: "search", Body: []byte(`{}`)})
+			return Decision{Final: true, Answer: "ok"}, err
+		},
+	}}
+	run, err := eps.Run(context.Background(), task, policy)
+	if err != nil || run.Status != RunAnswered {
+		t.Fatalf("run %s: %v", run.Status, err)
+	}
+	if len(f.bodies) != 1 || len(tools.called) != 0 {
+		t.Fatalf("%d model requests and tool calls %v, want only the search request", len(f.bodies), tools.called)
+	}
+}
+
+func TestBudgetStopsAndAnswersStand(t *testing.T) {
+	tools := newFakeTools(ServerMeta{Name: "srv", Locality: LocalityLocal, CostPerCall: 0.5}, "go")
+	eps, err := NewEpisodes(EpisodesConfig{Tools: tools})
+	if err != nil {
+		t.Fatal(err)
+	}
+	callThenAnswer := func(ctx context.Context, st *State) (Decision, error) {
+		_, err := st.CallTool(ctx, "srv__go", json.RawMessage(`{}`), "")
+		return Decision{Final: true, Answer: "from the tool"}, err
+	}
+	cases := []struct {
+		name   string
+		budget float64
+		status RunStatus
+		calls  int
+	}{
+		{"the call that reaches the budget still answers", 0.5, RunAnswered, 1},
+		{"an answer resting on a refused call is not one", 0.4, RunBudgetExhausted, 0},
+		{"no budget", 0, RunAnswered, 1},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			tools.called = nil
+			policy := &scriptPolicy{turns: []func(context.Context, *State) (Decision, error){callThenAnswer}}
+			run, _ := eps.Run(context.Background(), Task{Text: "t", BudgetUSD: tc.budget}, policy)
+			if run.Status != tc.status || len(tools.called) != tc.calls {
+				t.Fatalf("status %s (%s) after %d calls", run.Status, run.Error, len(tools.called))
+			}
+		})
+	}
+}
+
+func TestCallerCancelIsNotDeadline(t *testing.T) {
+	tools := newFakeTools(ServerMeta{Name: "srv", Locality: LocalityLocal}, "go")
+	eps, err := NewEpisodes(EpisodesConfig{Tools: tools})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	policy := &scriptPolicy{turns: []func(context.Context, *State) (Decision, error){
+		func(ctx context.Context, st *State) (Decision, error) {
+			_, err := st.CallTool(ctx, "srv__go", json.RawMessage(`{}`), "")
+			cancel()
+			return Decision{}, err
+		},
+	}}
+	run, _ := eps.Run(ctx, Task{Text: "t", Deadline: time.Hour}, policy)
+	if run.Status != RunCancelled || run.Answer != "" {
+		t.Fatalf("status %s, answer %q", run.Status, run.Answer)
 	}
 }

@@ -1,5 +1,7 @@
 package hub
 
+import "slices"
+
 // Guard decides what an episode may offer and call. The hub consults it
 // before offering a tool or model to a policy and again before every call,
 // so a policy can never reach what the guard refuses.
@@ -50,4 +52,63 @@ type GuardError struct {
 
 func (e *GuardError) Error() string {
 	return "not allowed: " + e.Target + ": " + e.Reason
+}
+
+// RoleGuard is a Guard that may also narrow the roles a model is offered
+// for (a remote model kept only for a role no local model has). The hub
+// offers the model with the narrowed roles and refuses a call made for a
+// role the guard removed.
+type RoleGuard interface {
+	Guard
+	// ModelRoles returns the roles model may serve, a subset of its own.
+	ModelRoles(model ModelInfo) []string
+}
+
+// modelRoles asks g for the roles of m: all of them unless g narrows them.
+func modelRoles(g Guard, m ModelInfo) []string {
+	if rg, ok := g.(RoleGuard); ok {
+		return rg.ModelRoles(m)
+	}
+	return m.Roles
+}
+
+// bothGuards allows only what both guards allow: a task's guard narrows the
+// episodes' default, never widens it.
+type bothGuards struct{ first, second Guard }
+
+func (g bothGuards) AllowTool(t *Tool) (bool, string) {
+	if ok, reason := g.first.AllowTool(t); !ok {
+		return false, reason
+	}
+	return g.second.AllowTool(t)
+}
+
+func (g bothGuards) AllowModel(m ModelInfo) (bool, string) {
+	if ok, reason := g.first.AllowModel(m); !ok {
+		return false, reason
+	}
+	return g.second.AllowModel(m)
+}
+
+// ModelRoles keeps the roles both guards leave.
+func (g bothGuards) ModelRoles(m ModelInfo) []string {
+	second := modelRoles(g.second, m)
+	var out []string
+	for _, r := range modelRoles(g.first, m) {
+		if slices.Contains(second, r) {
+			out = append(out, r)
+		}
+	}
+	return out
+}
+
+// combineGuards returns the guard of one episode.
+func combineGuards(base, task Guard) Guard {
+	if task == nil {
+		return base
+	}
+	if _, permissive := base.(PermissiveGuard); permissive {
+		return task
+	}
+	return bothGuards{first: base, second: task}
 }

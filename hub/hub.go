@@ -35,6 +35,7 @@ type Hub struct {
 	log     *slog.Logger
 	catalog *Catalog
 	extras  *extrasStore // resources, templates and prompts
+	subs    subscriptions
 
 	mu       sync.Mutex
 	servers  map[string]*managedServer
@@ -96,6 +97,7 @@ func (h *Hub) Start(ctx context.Context) {
 
 func (h *Hub) startLocked(ctx context.Context, m *managedServer) {
 	spec := m.spec
+	runCtx, cancel := context.WithCancel(ctx)
 	m.ds = newDownstream(spec, downstreamOptions{
 		Logger:         h.log.With("server", spec.Name),
 		Restart:        h.opts.Restart,
@@ -115,6 +117,9 @@ func (h *Hub) startLocked(ctx context.Context, m *managedServer) {
 			h.extras.set(server, spec.Unprefixed, extras)
 		},
 		OnState: func(st ServerStatus) {
+			if st.State == StateReady {
+				h.resubscribeAsync(runCtx, spec.Name)
+			}
 			if st.State == StateFailed || st.State == StateStopped {
 				h.catalog.RemoveServer(spec.Name)
 				h.extras.remove(spec.Name)
@@ -123,7 +128,6 @@ func (h *Hub) startLocked(ctx context.Context, m *managedServer) {
 		},
 		OnNotification: h.opts.OnNotification,
 	})
-	runCtx, cancel := context.WithCancel(ctx)
 	m.cancel = cancel
 	h.wg.Add(1)
 	go func(ds *downstream) {

@@ -24,6 +24,9 @@ type ModelEndpoint struct {
 	ContextLength int    // tokens; 0 = unknown
 	AnswerStyle   string // boxed | tagged; answer role only
 	Timeout       time.Duration
+	// Sampling serves the endpoint through the calling MCP client's own
+	// model (MCP sampling) instead of BaseURL; no API key is needed.
+	Sampling bool
 }
 
 // HasRole reports whether the endpoint serves role.
@@ -37,17 +40,21 @@ func (e ModelEndpoint) Validate() error {
 	if e.ModelID == "" {
 		return fmt.Errorf("model %q: no model id", e.Name)
 	}
+	if e.PriceIn < 0 || e.PriceOut < 0 {
+		return fmt.Errorf("model %q: prices must not be negative", e.Name)
+	}
+	if e.Sampling {
+		return nil // reached through the calling client, not a URL
+	}
 	u, err := url.Parse(e.BaseURL)
 	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
 		return fmt.Errorf("model %q: base URL %q is not an http(s) URL", e.Name, e.BaseURL)
 	}
-	if e.PriceIn < 0 || e.PriceOut < 0 {
-		return fmt.Errorf("model %q: prices must not be negative", e.Name)
-	}
 	return nil
 }
 
-// CostUSD prices one call from its token counts.
+// CostUSD prices one call from its token counts. For a Sampling endpoint
+// the price is unknown, not zero: see ModelReply.CostUnknown.
 func (e ModelEndpoint) CostUSD(tokensIn, tokensOut int) float64 {
 	return float64(tokensIn)*e.PriceIn/1e6 + float64(tokensOut)*e.PriceOut/1e6
 }

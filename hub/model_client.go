@@ -40,7 +40,11 @@ type ModelReply struct {
 	TokensIn  int
 	TokensOut int
 	Estimated bool // usage was absent: tokens are estimated from text length
-	Duration  time.Duration
+	// CostUnknown says the call's price is not known (a Sampling endpoint:
+	// the client's own model); a cost computed from the zero prices must
+	// be shown as unknown, not as free.
+	CostUnknown bool
+	Duration    time.Duration
 }
 
 // ModelUnreachableError reports a model whose server could not be reached
@@ -99,7 +103,12 @@ func (m *Model) Info() ModelInfo {
 
 // Complete posts a chat completion body exactly as given (policies render
 // the bytes the model was trained on) and returns the raw response.
+// A Sampling endpoint sends the messages to the calling MCP client instead
+// (see completeBySampling).
 func (m *Model) Complete(ctx context.Context, body []byte) (*ModelReply, error) {
+	if m.endpoint.Sampling {
+		return m.completeBySampling(ctx, body)
+	}
 	callCtx, cancel := context.WithTimeout(ctx, m.timeout)
 	defer cancel()
 	start := time.Now()

@@ -123,6 +123,8 @@ func (d *downstream) Request(ctx context.Context, method string, params any) (js
 	timeout := d.callTimeout()
 	callCtx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
+	leave := d.calls.enter(callCtx)
+	defer leave()
 	result, err := conn.request(callCtx, method, params)
 	if err == nil {
 		return result, nil

@@ -220,6 +220,26 @@ func (s *extrasStore) resourceOwner(uri string) (string, []string) {
 	return "", offering
 }
 
+// templateOwner is the only server listing uriTemplate itself as one of its
+// templates, or "".
+func (s *extrasStore) templateOwner(uriTemplate string) string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	owner := ""
+	for _, name := range s.sortedServersLocked() {
+		for _, t := range s.servers[name].templates {
+			if t.URITemplate != uriTemplate {
+				continue
+			}
+			if owner != "" && owner != name {
+				return ""
+			}
+			owner = name
+		}
+	}
+	return owner
+}
+
 func (s *extrasStore) serversLocked(names []string, keep func(storedExtras) bool) []string {
 	var out []string
 	for _, name := range names {

@@ -19,17 +19,10 @@ import (
 var flakyScenarios = []string{"tools-call-with-logging", "tools-call-with-progress"}
 
 // needsHubSupport are scenarios toolhub cannot pass yet because the hub
-// does not aggregate what they exercise. When one starts passing through
-// toolhub, remove it here.
-var needsHubSupport = map[string]string{
-	"resources-subscribe":          "resource subscriptions are not forwarded",
-	"resources-unsubscribe":        "resource subscriptions are not forwarded",
-	"completion-complete":          "completions are not forwarded",
-	"tools-call-sampling":          "sampling requests are not forwarded to the client",
-	"tools-call-elicitation":       "elicitation requests are not forwarded to the client",
-	"elicitation-sep1034-defaults": "elicitation requests are not forwarded to the client",
-	"elicitation-sep1330-enums":    "elicitation requests are not forwarded to the client",
-}
+// does not aggregate what they exercise, with the reason. When one starts
+// passing through toolhub, remove it here. Every scenario of the suite
+// passes through toolhub now.
+var needsHubSupport = map[string]string{}
 
 // TestConformanceThroughToolhub runs the official conformance suite against
 // mcp-go's conformance fixture directly, then against toolhub serving the

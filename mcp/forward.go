@@ -20,9 +20,10 @@ func (s *Server) forwardHandler(name string) mcpserver.ToolHandlerFunc {
 // forward calls a catalog tool through the hub and returns its result as
 // the downstream sent it, or an isError result saying what went wrong.
 // Progress and log notifications the downstream sends meanwhile reach this
-// call's client only. Cancelling ctx (the client's notifications/cancelled,
+// call's client only, and so do its sampling, elicitation and roots requests. Cancelling ctx (the client's notifications/cancelled,
 // or a closed HTTP stream) cancels the downstream call.
 func (s *Server) forward(ctx context.Context, name string, args json.RawMessage, clientToken mcpgo.ProgressToken) *mcpgo.CallToolResult {
+	ctx = s.withClient(ctx)
 	var server string
 	if t, ok := s.cat.Snapshot().Lookup(name); ok {
 		server = t.Server

@@ -10,6 +10,7 @@ import (
 	mcpserver "github.com/mark3labs/mcp-go/server"
 
 	"github.com/toolhub/toolhub/hub"
+	"github.com/toolhub/toolhub/internal/testenv"
 )
 
 // downstreamEnv makes the test binary serve the fixture over stdio instead
@@ -21,9 +22,7 @@ func TestMain(m *testing.M) {
 		os.Exit(serveFixtureOverStdio())
 	}
 	code := m.Run()
-	if toolhubBuild.dir != "" {
-		_ = os.RemoveAll(toolhubBuild.dir)
-	}
+	testenv.RemoveToolhubBinary()
 	os.Exit(code)
 }
 

@@ -34,13 +34,16 @@ func (r *Relay) detach(s *Server) { r.target.CompareAndSwap(s, nil) }
 // handleNotification routes one downstream notification: progress to the
 // call that asked for it under the client's own token, log messages to the
 // clients calling that server (or, with none, to every client that chose a
-// log level). Nothing is broadcast that a client did not ask for.
+// log level), resource updates to the clients subscribed to the resource.
+// Nothing is broadcast that a client did not ask for.
 func (s *Server) handleNotification(server string, n mcpgo.JSONRPCNotification) {
 	switch n.Method {
 	case string(mcpgo.MethodNotificationProgress):
 		s.relayProgress(n.Params.AdditionalFields)
 	case string(mcpgo.MethodNotificationMessage):
 		s.relayLog(server, n.Params.AdditionalFields)
+	case mcpgo.MethodNotificationResourceUpdated:
+		s.relayResourceUpdated(n.Params.AdditionalFields)
 	default:
 		s.log.Debug("downstream notification not forwarded", "server", server, "method", n.Method)
 	}

@@ -90,7 +90,7 @@ func (s *Server) exportResources(src ResourceSource, list []hub.Resource) []mcps
 			s.log.Warn("skipping resource", "server", r.Server, "uri", r.URI, "err", err)
 			continue
 		}
-		out = append(out, mcpserver.ServerResource{Resource: res, Handler: readHandler(src)})
+		out = append(out, mcpserver.ServerResource{Resource: res, Handler: s.readHandler(src)})
 	}
 	return out
 }
@@ -103,7 +103,7 @@ func (s *Server) exportTemplates(src ResourceSource, list []hub.ResourceTemplate
 			s.log.Warn("skipping resource template", "server", t.Server, "template", t.URITemplate, "err", err)
 			continue
 		}
-		out = append(out, mcpserver.ServerResourceTemplate{Template: tmpl, Handler: mcpserver.ResourceTemplateHandlerFunc(readHandler(src))})
+		out = append(out, mcpserver.ServerResourceTemplate{Template: tmpl, Handler: mcpserver.ResourceTemplateHandlerFunc(s.readHandler(src))})
 	}
 	return out
 }
@@ -117,7 +117,7 @@ func (s *Server) exportPrompts(src ResourceSource, list []hub.Prompt) []mcpserve
 			continue
 		}
 		prompt.Name = p.Name
-		out = append(out, mcpserver.ServerPrompt{Prompt: prompt, Handler: promptHandler(src, p.Name)})
+		out = append(out, mcpserver.ServerPrompt{Prompt: prompt, Handler: s.promptHandler(src, p.Name)})
 	}
 	return out
 }

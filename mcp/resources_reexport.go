@@ -23,10 +23,11 @@ type rawResourceContents struct {
 // MarshalJSON writes the item exactly as the downstream sent it.
 func (c rawResourceContents) MarshalJSON() ([]byte, error) { return c.raw, nil }
 
-// readHandler forwards resources/read to the hub.
-func readHandler(src ResourceSource) mcpserver.ResourceHandlerFunc {
+// readHandler forwards resources/read to the hub, with the client behind
+// it for the downstream's own requests.
+func (s *Server) readHandler(src ResourceSource) mcpserver.ResourceHandlerFunc {
 	return func(ctx context.Context, req mcpgo.ReadResourceRequest) ([]mcpgo.ResourceContents, error) {
-		raw, err := src.ReadResource(ctx, req.Params.URI)
+		raw, err := src.ReadResource(s.withClient(ctx), req.Params.URI)
 		if err != nil {
 			return nil, err
 		}
@@ -51,9 +52,9 @@ func resourceContents(raw json.RawMessage) ([]mcpgo.ResourceContents, error) {
 }
 
 // promptHandler forwards prompts/get for the prompt exposed as name.
-func promptHandler(src ResourceSource, name string) mcpserver.PromptHandlerFunc {
+func (s *Server) promptHandler(src ResourceSource, name string) mcpserver.PromptHandlerFunc {
 	return func(ctx context.Context, req mcpgo.GetPromptRequest) (*mcpgo.GetPromptResult, error) {
-		raw, err := src.GetPrompt(ctx, name, req.Params.Arguments)
+		raw, err := src.GetPrompt(s.withClient(ctx), name, req.Params.Arguments)
 		if err != nil {
 			return nil, err
 		}

@@ -67,6 +67,7 @@ type Server struct {
 	mcp    *mcpserver.MCPServer
 	calls  *inflight
 	levels *logLevels
+	subs   clientSubscriptions
 	index  indexCache
 
 	surface   surfaceState
@@ -98,15 +99,7 @@ func NewServer(cat Catalog, opts Options) (*Server, error) {
 	hooks := &mcpserver.Hooks{}
 	s.levels.register(hooks)
 	hooks.AddBeforeListTools(func(ctx context.Context, _ any, _ *mcpgo.ListToolsRequest) { s.awaitReady(ctx) })
-	s.mcp = mcpserver.NewMCPServer(opts.Name, opts.Version,
-		mcpserver.WithToolCapabilities(true),
-		mcpserver.WithResourceCapabilities(false, true),
-		mcpserver.WithPromptCapabilities(true),
-		mcpserver.WithLogging(),
-		mcpserver.WithHooks(hooks),
-		mcpserver.WithRecovery(),
-		mcpserver.WithInstructions(instructions),
-	)
+	s.mcp = mcpserver.NewMCPServer(opts.Name, opts.Version, s.serverOptions(cat, hooks)...)
 	s.syncSurface()
 	s.stopWatch = cat.WatchCatalog(func(*hub.Snapshot) {
 		select {
@@ -123,6 +116,28 @@ func NewServer(cat Catalog, opts Options) (*Server, error) {
 		opts.Relay.attach(s)
 	}
 	return s, nil
+}
+
+// serverOptions are mcp-go's options for the surface cat can serve: resource
+// subscriptions and completions only when cat forwards them.
+func (s *Server) serverOptions(cat Catalog, hooks *mcpserver.Hooks) []mcpserver.ServerOption {
+	sub, subscribes := cat.(Subscriber)
+	if subscribes {
+		s.serveSubscriptions(hooks, sub)
+	}
+	options := []mcpserver.ServerOption{
+		mcpserver.WithToolCapabilities(true),
+		mcpserver.WithResourceCapabilities(subscribes, true),
+		mcpserver.WithPromptCapabilities(true),
+		mcpserver.WithLogging(),
+		mcpserver.WithHooks(hooks),
+		mcpserver.WithRecovery(),
+		mcpserver.WithInstructions(instructions),
+	}
+	if completer, ok := cat.(Completer); ok {
+		options = append(options, s.completionOptions(completer)...)
+	}
+	return options
 }
 
 func withDefaults(o Options) (Options, error) {

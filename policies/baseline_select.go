@@ -31,6 +31,8 @@ func NewPolicy(spec string, orch Orchestrator) (hub.Policy, error) {
 		return base(spec, Cheapest), nil
 	case spec == PolicyStrongest, spec == PolicyRetrieveAnswer:
 		return base(spec, Strongest), nil
+	case spec == PolicyKNN || strings.HasPrefix(spec, PolicyKNNPrefix):
+		return newKNNPolicy(spec, orch)
 	case strings.HasPrefix(spec, PolicyFixedPrefix) && len(spec) > len(PolicyFixedPrefix):
 		name := strings.TrimPrefix(spec, PolicyFixedPrefix)
 		p := &RetrieveAnswer{Name: spec, Pick: Fixed(name), Model: name, Temperature: orch.Temperature, Counter: orch.Counter}

@@ -19,7 +19,7 @@ const AliasOrchestrator = "orchestrator"
 // turn to Fallback (RetrieveAnswer when nil).
 type Orchestrator struct {
 	Temperature float64
-	Preferences []string // preference sentences appended to the problem
+	Preferences []string // preference sentences appended to the problem, before the task's own
 	PolicyText  string   // tool mode: toolhub's own <policy> text
 	Counter     TokenCounter
 	Fallback    hub.Policy
@@ -50,6 +50,16 @@ func (o *Orchestrator) Decide(ctx context.Context, st *hub.State) (hub.Decision,
 		return o.decideTools(ctx, st, mem)
 	}
 	return o.decideResearch(ctx, st, mem)
+}
+
+// UsesOrchestrator tells the hub that this policy needs the orchestrator
+// model: an episode whose guard refuses it does not start.
+func (o *Orchestrator) UsesOrchestrator() bool { return true }
+
+// sentences are the preference sentences for st: the policy's own, then
+// the task's (hub.Task.Preference).
+func (o *Orchestrator) sentences(st *hub.State) []string {
+	return append(append([]string(nil), o.Preferences...), st.Preference)
 }
 
 func (o *Orchestrator) fallback() hub.Policy {

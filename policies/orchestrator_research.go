@@ -21,7 +21,7 @@ func (o *Orchestrator) decideResearch(ctx context.Context, st *hub.State, mem *o
 	if len(offered[ToolAnswer]) == 0 {
 		return hub.Decision{}, fmt.Errorf("no allowed model has the answer role")
 	}
-	msgs := ResearchMessages(st.Task, o.Preferences, mem.research, o.counter())
+	msgs := ResearchMessages(st.Task, o.sentences(st), mem.research, o.counter())
 	req := ResearchRequest(st.Orchestrator.ModelID, o.Temperature, msgs, ResearchTools(table.aliases))
 	msg, ok, err := o.callOrchestrator(ctx, st, req)
 	if err != nil {
@@ -84,7 +84,7 @@ func (x researchExpert) ask(ctx context.Context, purpose string, msgs []Message)
 	if err != nil {
 		return "", err
 	}
-	reply, err := x.st.CallModel(ctx, hub.ModelCall{Endpoint: x.endpoint, Alias: x.alias.Name, Purpose: purpose, Body: body})
+	reply, err := x.st.CallModel(ctx, hub.ModelCall{Endpoint: x.endpoint, Alias: x.alias.Name, Purpose: purpose, Role: x.alias.Role, Body: body})
 	if err != nil {
 		return "", err
 	}

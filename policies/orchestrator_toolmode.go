@@ -13,7 +13,7 @@ func (o *Orchestrator) decideTools(ctx context.Context, st *hub.State, mem *orch
 	experts := aliasesFor(st.Models, RoleExpert)
 	specs := toolSpecs(st.Tools)
 	if len(mem.history) == 0 {
-		mem.history = []Message{{Role: RoleUser, Content: ProblemWithPreferences(st.Task, o.Preferences)}}
+		mem.history = []Message{{Role: RoleUser, Content: ProblemWithPreferences(st.Task, o.sentences(st))}}
 	}
 	tools := ToolModeTools(specs, experts.aliases)
 	msgs := ToolModeMessages(ToolModeSystem(o.PolicyText, experts.aliases), mem.history, tools, o.counter())
@@ -52,7 +52,7 @@ func (o *Orchestrator) runExpert(ctx context.Context, st *hub.State, mem *orches
 	if err != nil {
 		return hub.Decision{}, err
 	}
-	reply, err := st.CallModel(ctx, hub.ModelCall{Endpoint: endpoint, Alias: alias.Name, Purpose: "expert", Body: body})
+	reply, err := st.CallModel(ctx, hub.ModelCall{Endpoint: endpoint, Alias: alias.Name, Purpose: "expert", Role: RoleExpert, Body: body})
 	if err != nil {
 		return hub.Decision{}, nil
 	}

@@ -7,6 +7,11 @@ packages=(
   git ca-certificates
   nodejs npm         # the reference MCP servers and test clients
   procps             # ps, for the process-leak checks
+  python3 bubblewrap # the python built-in tool and its sandbox
+  pkg-config libx11-dev libxcursor-dev libxrandr-dev libxinerama-dev libxi-dev
+  libxxf86vm-dev libgl-dev                        # building the Fyne desktop app
+  libgl1-mesa-dri xvfb xauth imagemagick          # a real window and its screenshots
+  chromium           # checking the evaluation's HTML report renders
 )
 missing=()
 for p in "${packages[@]}"; do

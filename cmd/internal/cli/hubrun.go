@@ -9,6 +9,7 @@ import (
 
 	"github.com/toolhub/toolhub/cmd/internal/daemon"
 	"github.com/toolhub/toolhub/hub"
+	"github.com/toolhub/toolhub/mcp"
 	"github.com/toolhub/toolhub/retriever"
 )
 
@@ -17,13 +18,33 @@ const connectWait = 60 * time.Second
 
 // startDaemon loads the config and starts the daemon's hub.
 func (g *globals) startDaemon(ctx context.Context) (*daemon.Daemon, error) {
+	d, err := g.newDaemon(mcp.Options{}, false)
+	if err != nil {
+		return nil, err
+	}
+	d.Start(ctx)
+	return d, nil
+}
+
+// newDaemon loads the config and builds the daemon every command runs: the
+// hub, the built-in tools, the run log, the preferences (followed live when
+// long is set, for serve) and the MCP surface.
+func (g *globals) newDaemon(mo mcp.Options, long bool) (*daemon.Daemon, error) {
 	cfg, err := g.loadConfig()
 	if err != nil {
 		return nil, err
 	}
+	runs, err := runLogDir()
+	if err != nil {
+		return nil, err
+	}
 	d, err := daemon.New(daemon.Options{
-		Config: cfg,
-		Logger: g.logger(),
+		Config:    cfg,
+		Logger:    g.logger(),
+		RunLogDir: runs,
+		MCP:       mo,
+		// serve follows the preferences file live; other commands read it once.
+		WatchPreferences: long,
 		OpenIndex: func(ctx context.Context) (*retriever.Index, error) {
 			return g.openIndex(ctx, cfg.Documents, true)
 		},
@@ -31,7 +52,6 @@ func (g *globals) startDaemon(ctx context.Context) (*daemon.Daemon, error) {
 	if err != nil {
 		return nil, asUsage(err)
 	}
-	d.Start(ctx)
 	return d, nil
 }
 

@@ -1,7 +1,6 @@
 package cli
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -21,7 +20,7 @@ import (
 // under the root, and returns the exit status and output.
 func runSub(t *testing.T, newCmd func(*globals) *cobra.Command, configPath string, args ...string) (code int, stdout, stderr string) {
 	t.Helper()
-	var out, errOut bytes.Buffer
+	var out, errOut lockedBuffer
 	g := &globals{configPath: configPath, logLevel: "warn", stdio: Stdio{In: strings.NewReader(""), Out: &out, Err: &errOut}}
 	cmd := newCmd(g)
 	wrapArgs(cmd)

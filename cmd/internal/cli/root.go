@@ -69,9 +69,11 @@ starts with no downstream servers.`,
 		newCallCommand(g),
 		newRunCommand(g),
 		newRunsCommand(g),
+		newModelCommand(g),
 		newIndexCommand(g),
 		newSearchCommand(g),
 		newBenchCommand(g),
+		newEvalCommand(g),
 		newVersionCommand(g),
 	)
 	for _, c := range root.Commands() {

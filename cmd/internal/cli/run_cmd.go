@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"encoding/json"
 	"fmt"
 	"io"
 	"strings"
@@ -8,16 +9,17 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/toolhub/toolhub/cmd/internal/daemon"
 	"github.com/toolhub/toolhub/hub"
+	"github.com/toolhub/toolhub/policies"
 )
 
 // stepBuffer is how many events the live view may fall behind by.
 const stepBuffer = 1024
 
 func newRunCommand(g *globals) *cobra.Command {
-	var mode, policy string
+	var mode, policy, preference string
 	var maxTurns int
+	var budget float64
 	var asJSON bool
 	cmd := &cobra.Command{
 		Use:   "run TASK",
@@ -28,8 +30,9 @@ happens with its model, locality, tokens, cost and wall time.
 
 --mode research offers search, enhance_reasoning and answer over the
 configured expert models; --mode tools offers the catalog's tools plus
-call_expert. --policy picks orchestrator, fixed:MODEL, cheapest, strongest or
-retrieve-answer. Without a reachable orchestrator the run says so and uses
+call_expert. --policy picks orchestrator, fixed:MODEL, cheapest, strongest,
+retrieve-answer or knn (a router trained on recorded outcomes; see toolhub
+eval). Without a reachable orchestrator the run says so and uses
 retrieve-answer. --json prints the whole run (task, steps, answer, totals).`,
 		Example: `  toolhub run "What does our travel policy say about per diems?"
   toolhub run --mode tools --policy fixed:gpt5 "Summarise open issues"`,
@@ -41,15 +44,14 @@ retrieve-answer. --json prints the whole run (task, steps, answer, totals).`,
 			if maxTurns < 0 || maxTurns > hub.MaxTurns {
 				return usageError("--max-turns %d: want 0 to %d", maxTurns, hub.MaxTurns)
 			}
-			ctx := cmd.Context()
-			cfg, err := g.loadConfig()
+			if budget < 0 {
+				return usageError("--budget %g: want dollars, zero or more", budget)
+			}
+			override, err := parsePreferenceFlag(preference)
 			if err != nil {
 				return err
 			}
-			models, err := daemon.LoadModels(cfg)
-			if err != nil {
-				return asUsage(err)
-			}
+			ctx := cmd.Context()
 			d, err := g.startDaemon(ctx)
 			if err != nil {
 				return err
@@ -58,10 +60,7 @@ retrieve-answer. --json prints the whole run (task, steps, answer, totals).`,
 			if err := g.waitForServers(ctx, d.Hub()); err != nil {
 				return err
 			}
-			runner, err := daemon.NewEpisodeRunner(d.Hub(), models, hub.ModelOptions{})
-			if err != nil {
-				return asUsage(err)
-			}
+			runner := d.Episodes()
 			if _, _, err := runner.Policy(policy); err != nil {
 				return asUsage(err)
 			}
@@ -70,7 +69,8 @@ retrieve-answer. --json prints the whole run (task, steps, answer, totals).`,
 				live = io.Discard
 			}
 			stop := printSteps(live, runner.Bus())
-			run, err := runner.Run(ctx, hub.Task{Text: args[0], Mode: hub.Mode(mode), MaxTurns: maxTurns}, policy)
+			task := hub.Task{Text: args[0], Mode: hub.Mode(mode), MaxTurns: maxTurns}
+			run, err := runner.RunWith(ctx, task, policy, override.WithBudget(budget))
 			stop()
 			if err != nil {
 				return err
@@ -85,8 +85,10 @@ retrieve-answer. --json prints the whole run (task, steps, answer, totals).`,
 		},
 	}
 	cmd.Flags().StringVar(&mode, "mode", string(hub.ModeResearch), "research or tools")
-	cmd.Flags().StringVar(&policy, "policy", "", "orchestrator, fixed:MODEL, cheapest, strongest or retrieve-answer (default: the config's, else orchestrator)")
+	cmd.Flags().StringVar(&policy, "policy", "", "orchestrator, fixed:MODEL, cheapest, strongest, retrieve-answer or knn (default: the config's, else orchestrator)")
 	cmd.Flags().IntVar(&maxTurns, "max-turns", 0, "turn limit, at most 50 (default: the config's, else 50)")
+	cmd.Flags().StringVar(&preference, "preference", "", `tighten the saved preferences for this run: "local-only", "prefer-local", "cheap", "fast" or a JSON object`)
+	cmd.Flags().Float64Var(&budget, "budget", 0, "spending cap for this run in US dollars (0: the saved budget)")
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print the whole run as JSON")
 	return cmd
 }
@@ -125,7 +127,11 @@ func stepLine(s hub.Step) string {
 		if s.Estimated {
 			est = "~"
 		}
-		fmt.Fprintf(&b, "  %s%d→%d tok  $%.6f  %s", est, s.TokensIn, s.TokensOut, s.USD, humanDuration(s.Wall))
+		cost := fmt.Sprintf("$%.6f", s.USD)
+		if s.CostUnknown {
+			cost = "cost unknown"
+		}
+		fmt.Fprintf(&b, "  %s%d→%d tok  %s  %s", est, s.TokensIn, s.TokensOut, cost, humanDuration(s.Wall))
 	case hub.StepTool:
 		fmt.Fprintf(&b, "tool   %s (%s)  $%.6f  %s", s.Tool, s.Locality, s.USD, humanDuration(s.Wall))
 	case hub.StepObservation:
@@ -154,4 +160,21 @@ func printOutcome(w io.Writer, run *hub.Run) error {
 	}
 	_, err := fmt.Fprintf(w, "run %s\n", run.ID)
 	return err
+}
+
+// parsePreferenceFlag reads --preference: a shorthand or a JSON object.
+func parsePreferenceFlag(v string) (policies.Override, error) {
+	v = strings.TrimSpace(v)
+	if v == "" {
+		return policies.Override{}, nil
+	}
+	raw := []byte(v)
+	if !strings.HasPrefix(v, "{") {
+		raw, _ = json.Marshal(v)
+	}
+	o, err := policies.ParseOverride(raw)
+	if err != nil {
+		return o, usageError("--preference: %v", err)
+	}
+	return o, nil
 }

@@ -72,6 +72,9 @@ func TestRunCommandUsage(t *testing.T) {
 		{"bad mode", []string{"--mode", "chat", "q"}, `--mode "chat"`},
 		{"too many turns", []string{"--max-turns", "51", "q"}, "--max-turns 51"},
 		{"bad policy", []string{"--policy", "smartest", "q"}, `unknown policy "smartest"`},
+		{"bad preference", []string{"--preference", "loud", "q"}, "--preference: "},
+		{"bad preference object", []string{"--preference", `{"privacy": "nowhere"}`, "q"}, "--preference: "},
+		{"negative budget", []string{"--budget", "-1", "q"}, "--budget -1"},
 		{"no task", nil, "accepts 1 arg"},
 	}
 	orch := scriptedmodel.New()

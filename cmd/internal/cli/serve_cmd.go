@@ -11,9 +11,7 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/toolhub/toolhub/cmd/internal/daemon"
 	"github.com/toolhub/toolhub/mcp"
-	"github.com/toolhub/toolhub/retriever"
 )
 
 // serveOptions are the flags of toolhub serve.
@@ -102,22 +100,12 @@ func (g *globals) serve(ctx context.Context, o serveOptions) error {
 	if err := o.check(); err != nil {
 		return err
 	}
-	cfg, err := g.loadConfig()
+	d, err := g.newDaemon(mcp.Options{Expose: mcp.Exposure(o.expose), MaxResultBytes: o.maxResult}, true)
 	if err != nil {
 		return err
 	}
-	d, err := daemon.New(daemon.Options{
-		Config: cfg,
-		Logger: g.logger(),
-		MCP:    mcp.Options{Expose: mcp.Exposure(o.expose), MaxResultBytes: o.maxResult},
-		OpenIndex: func(ctx context.Context) (*retriever.Index, error) {
-			return g.openIndex(ctx, cfg.Documents, true)
-		},
-	})
-	if err != nil {
-		return asUsage(err)
-	}
 	d.Start(ctx)
+	d.StartModelHost(ctx)
 	defer d.Close()
 	srv := d.MCP()
 	if o.httpAddr == "" {

@@ -29,19 +29,27 @@ type Models struct {
 	Temperature  float64
 	MaxTurns     int    // 0: the hub's limit
 	Policy       string // default policy for runs; "" means orchestrator
+	// Fallback is the policy used when no orchestrator is reachable; ""
+	// means retrieve-answer.
+	Fallback string
+	// Launch, when set, is how toolhub starts and supervises the
+	// orchestrator's model server ("orchestrator.launch").
+	Launch *Launch
 }
 
 var modelKeys = []string{"baseUrl", "model", "apiKeyEnv", "locality", "priceIn", "priceOut", "roles",
-	"capability", "contextLength", "answerStyle", "timeout"}
+	"capability", "contextLength", "answerStyle", "timeout", "sampling"}
 
-var orchestratorKeys = append(slices.Clone(modelKeys), "temperature", "maxTurns", "policy")
+var orchestratorKeys = append(slices.Clone(modelKeys[:len(modelKeys)-1]), "temperature", "maxTurns", "policy", "fallback", "launch")
 
 var knownRoles = []string{policies.RoleSearch, policies.RoleReason, policies.RoleAnswer, policies.RoleExpert}
 
 // ReadModels decodes the models and orchestrator sections of a toolhub
 // configuration's source, reporting problems at their line and column.
 // Prices left out come from policies.KnownPrice; locality defaults to
-// local for loopback URLs and remote otherwise.
+// local for loopback URLs and remote otherwise. A model with "sampling":
+// true is the calling MCP client's own model: it has no URL, its locality
+// defaults to remote and its prices stay unknown (see samplingEndpoint).
 func ReadModels(filename string, data []byte) (*Models, error) {
 	l := &problemList{file: filename, src: data}
 	out := &Models{Orchestrator: defaultOrchestrator(), Temperature: DefaultTemperature}
@@ -116,6 +124,12 @@ func readOrchestrator(d decoder, v *hujson.Value, out *Models) {
 			}
 		case "policy":
 			out.Policy, _ = d.str(f.value, "orchestrator.policy")
+		case "fallback":
+			out.Fallback, _ = d.str(f.value, "orchestrator.fallback")
+		case "launch":
+			out.Launch = readLaunch(d, f)
+		case "sampling":
+			d.at(f.keyAt, "orchestrator: sampling applies to entries of \"models\", not to the orchestrator")
 		}
 	}
 	if set["model"] {
@@ -129,6 +143,9 @@ func readOrchestrator(d decoder, v *hujson.Value, out *Models) {
 	}
 	finishEndpoint(d, v.StartOffset, "orchestrator", set, &ep)
 	out.Orchestrator = ep
+	if out.Launch != nil && out.Launch.Health == "" {
+		out.Launch.Health = defaultHealthURL(ep.BaseURL)
+	}
 }
 
 // readEndpointFields decodes the endpoint keys of one model object and
@@ -168,13 +185,9 @@ func readEndpointFields(d decoder, fields []member, what string, known []string,
 				ep.AnswerStyle = s
 			}
 		case "timeout":
-			if s, ok := d.str(f.value, at); ok {
-				t, err := time.ParseDuration(s)
-				if err != nil || t <= 0 {
-					d.at(f.valueAt, "%s: want a positive duration such as \"90s\", got %q", at, s)
-				}
-				ep.Timeout = t
-			}
+			ep.Timeout = readDuration(d, f, at)
+		case "sampling":
+			ep.Sampling, _ = d.boolean(f.value, at)
 		default:
 			if !slices.Contains(known, f.key) {
 				d.at(f.keyAt, "%s: unknown key %q%s", what, f.key, didYouMean(f.key, known))
@@ -214,9 +227,26 @@ func readRoles(d decoder, f member, at string) []string {
 	return roles
 }
 
+// readDuration decodes a positive duration written as a string ("90s").
+func readDuration(d decoder, f member, at string) time.Duration {
+	s, ok := d.str(f.value, at)
+	if !ok {
+		return 0
+	}
+	t, err := time.ParseDuration(s)
+	if err != nil || t <= 0 {
+		d.at(f.valueAt, "%s: want a positive duration such as \"90s\", got %q", at, s)
+	}
+	return t
+}
+
 // finishEndpoint checks required fields and fills defaults: locality from
 // the URL, prices from the known table, answer style boxed.
 func finishEndpoint(d decoder, off int, what string, set map[string]bool, ep *hub.ModelEndpoint) {
+	if ep.Sampling {
+		finishSamplingEndpoint(d, off, what, set, ep)
+		return
+	}
 	if ep.BaseURL == "" {
 		d.at(off, "%s: baseUrl is required", what)
 	} else if u, err := url.Parse(ep.BaseURL); err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {

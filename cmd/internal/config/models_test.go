@@ -3,6 +3,7 @@ package config
 import (
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/toolhub/toolhub/hub"
 )
@@ -15,7 +16,7 @@ func TestReadModelsFillsDefaults(t *testing.T) {
             "roles": ["search", "answer"], "answerStyle": "tagged", "capability": "strong."},
     "local": {"baseUrl": "http://127.0.0.1:8080/v1", "model": "Qwen/Qwen3-32B", "roles": ["answer"], "priceOut": 0.5},
   },
-  "orchestrator": {"temperature": 0, "maxTurns": 20},
+  "orchestrator": {"temperature": 0, "maxTurns": 20, "policy": "cheapest", "fallback": "knn"},
 }`
 	m, err := ReadModels("t.jsonc", []byte(src))
 	if err != nil {
@@ -34,6 +35,9 @@ func TestReadModelsFillsDefaults(t *testing.T) {
 	o := m.Orchestrator
 	if o.ModelID != DefaultOrchestratorModel || o.BaseURL != DefaultOrchestratorURL || o.PriceIn != 0.2 || m.Temperature != 0 || m.MaxTurns != 20 {
 		t.Fatalf("orchestrator %+v temperature %v turns %d", o, m.Temperature, m.MaxTurns)
+	}
+	if m.Policy != "cheapest" || m.Fallback != "knn" {
+		t.Fatalf("policy %q fallback %q", m.Policy, m.Fallback)
 	}
 }
 
@@ -64,6 +68,15 @@ func TestReadModelsProblems(t *testing.T) {
 		{"turns too many", `{"orchestrator": {"maxTurns": 51}}`, "want 1 to 50"},
 		{"not an object", `{"models": []}`, "models: want an object"},
 		{"ftp url", `{"orchestrator": {"baseUrl": "ftp://h"}}`, "not an http(s) URL"},
+		{"sampling with a price", `{"models": {"c": {"sampling": true, "priceIn": 1}}}`, `"priceIn" cannot be combined with "sampling": true`},
+		{"sampling with a URL", `{"models": {"c": {"sampling": true, "baseUrl": "http://h"}}}`, "reached through MCP sampling"},
+		{"sampling not a boolean", `{"models": {"c": {"sampling": "yes"}}}`, "models.c.sampling: want true or false"},
+		{"sampling orchestrator", `{"orchestrator": {"sampling": true}}`, "sampling applies to entries of \"models\""},
+		{"launch without command", `{"orchestrator": {"launch": {"health": "http://127.0.0.1:8000/health"}}}`, "orchestrator.launch: command is required"},
+		{"launch empty command", `{"orchestrator": {"launch": {"command": []}}}`, "want the program and its arguments"},
+		{"launch bad health", `{"orchestrator": {"launch": {"command": ["vllm"], "health": "localhost:8000"}}}`, "want an http:// or https:// URL"},
+		{"launch bad timeout", `{"orchestrator": {"launch": {"command": ["vllm"], "startTimeout": "forever"}}}`, "positive duration"},
+		{"launch unknown key", `{"orchestrator": {"launch": {"command": ["vllm"], "helth": "x"}}}`, `unknown key "helth" (did you mean "health"?)`},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
@@ -79,14 +92,120 @@ func FuzzReadModels(f *testing.F) {
 	f.Add(`{"models": {"a": {"baseUrl": "http://h/v1", "model": "gpt-5", "roles": ["answer"]}}}`)
 	f.Add(`{"orchestrator": {"maxTurns": 3, "temperature": 0.5}}`)
 	f.Add(`{"models": {"a": {"timeout": 5}}}`)
+	f.Add(`{"models": {"c": {"sampling": true, "roles": ["answer"]}}}`)
+	f.Add(`{"orchestrator": {"launch": {"command": ["llama-server", "--jinja"], "startTimeout": "1m"}}}`)
 	f.Fuzz(func(t *testing.T, src string) {
 		m, err := ReadModels("f.json", []byte(src))
 		if err == nil {
 			for _, ep := range m.Endpoints {
+				if ep.Sampling {
+					if ep.ModelID == "" || ep.BaseURL != "" || ep.PriceIn != 0 || ep.PriceOut != 0 {
+						t.Fatalf("accepted a bad sampling endpoint: %+v", ep)
+					}
+					continue
+				}
 				if ep.Validate() != nil {
 					t.Fatalf("accepted an invalid endpoint: %+v", ep)
 				}
 			}
 		}
 	})
+}
+
+func TestReadModelsSamplingEntry(t *testing.T) {
+	cases := []struct {
+		name         string
+		src          string
+		wantModel    string
+		wantLocality hub.Locality
+	}{
+		{"defaults", `{"models": {"client": {"sampling": true, "roles": ["answer"]}}}`, SamplingModelID, hub.LocalityRemote},
+		{"marked local with a hint", `{"models": {"client": {"sampling": true, "model": "claude-sonnet", "locality": "local"}}}`,
+			"claude-sonnet", hub.LocalityLocal},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			m, err := ReadModels("t.json", []byte(tc.src))
+			if err != nil {
+				t.Fatal(err)
+			}
+			ep := m.Endpoints[0]
+			if !ep.Sampling || ep.ModelID != tc.wantModel || ep.Locality != tc.wantLocality || ep.BaseURL != "" {
+				t.Fatalf("endpoint %+v", ep)
+			}
+			if ep.PriceIn != 0 || ep.PriceOut != 0 {
+				t.Fatalf("a sampling endpoint got prices %v/%v; its cost is unknown", ep.PriceIn, ep.PriceOut)
+			}
+		})
+	}
+}
+
+func TestReadModelsLaunch(t *testing.T) {
+	cases := []struct {
+		name        string
+		src         string
+		wantHealth  string
+		wantTimeout time.Duration
+	}{
+		{"health from the base URL", `{"orchestrator": {"launch": {"command": ["vllm", "serve", "m"]}}}`,
+			"http://127.0.0.1:8000/health", DefaultStartTimeout},
+		{"base URL after launch", `{"orchestrator": {"launch": {"command": ["llama-server"]}, "baseUrl": "http://127.0.0.1:8080/v1"}}`,
+			"http://127.0.0.1:8080/health", DefaultStartTimeout},
+		{"ollama root and timeout", `{"orchestrator": {"launch": {"command": ["ollama", "serve"], "health": "http://127.0.0.1:11434/",
+			"startTimeout": "5m", "env": {"OLLAMA_CONTEXT_LENGTH": "32768"}}}}`, "http://127.0.0.1:11434/", 5 * time.Minute},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			m, err := ReadModels("t.json", []byte(tc.src))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if m.Launch == nil || m.Launch.Health != tc.wantHealth || m.Launch.StartTimeout != tc.wantTimeout || len(m.Launch.Command) == 0 {
+				t.Fatalf("launch %+v", m.Launch)
+			}
+		})
+	}
+	m, err := ReadModels("t.json", []byte(`{}`))
+	if err != nil || m.Launch != nil {
+		t.Fatalf("no launch block: %+v, %v", m.Launch, err)
+	}
+}
+
+func TestLaunchExpandedEnv(t *testing.T) {
+	lookup := func(name string) (string, bool) {
+		if name == "HF_TOKEN" {
+			return "hf-secret", true
+		}
+		return "", false
+	}
+	cases := []struct {
+		name    string
+		env     map[string]string
+		want    map[string]string
+		wantErr string
+	}{
+		{"references and defaults", map[string]string{"HF_TOKEN": "${HF_TOKEN}", "CUDA_VISIBLE_DEVICES": "${GPU:-0}", "X": "plain"},
+			map[string]string{"HF_TOKEN": "hf-secret", "CUDA_VISIBLE_DEVICES": "0", "X": "plain"}, ""},
+		{"unset", map[string]string{"K": "${MISSING}"}, nil, "orchestrator.launch.env.K: variable MISSING is not set"},
+		{"malformed", map[string]string{"K": "${OPEN"}, nil, "unterminated"},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			got, err := (&Launch{Env: tc.env}).ExpandedEnv(lookup)
+			if tc.wantErr != "" {
+				if err == nil || !strings.Contains(err.Error(), tc.wantErr) || strings.Contains(err.Error(), "hf-secret") {
+					t.Fatalf("err %v, want %q", err, tc.wantErr)
+				}
+				return
+			}
+			if err != nil || len(got) != len(tc.want) {
+				t.Fatalf("got %v, %v", got, err)
+			}
+			for k, v := range tc.want {
+				if got[k] != v {
+					t.Errorf("%s = %q, want %q", k, got[k], v)
+				}
+			}
+		})
+	}
 }

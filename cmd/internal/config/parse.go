@@ -10,8 +10,9 @@ import (
 )
 
 // topKeys are the keys toolhub's file may have at the top level. models,
-// orchestrator, preferences and http are reserved: accepted and kept raw.
-var topKeys = []string{"mcpServers", "documents", "models", "orchestrator", "preferences", "http", "$schema"}
+// orchestrator, preferences and http are accepted and kept raw; python and
+// webSearch are read by ReadBuiltinTools.
+var topKeys = []string{"mcpServers", "documents", "models", "orchestrator", "preferences", "http", "python", "webSearch", "$schema"}
 
 // Parse reads a toolhub configuration. filename is used in problems and as
 // File.Path. Every problem found is returned in one *ProblemsError.
@@ -47,6 +48,7 @@ func readTopMember(d decoder, m member, f *File) {
 		f.Orchestrator = raw(m.value)
 	case "preferences":
 		f.Preferences = raw(m.value)
+	case "python", "webSearch": // read by ReadBuiltinTools
 	case "http":
 		f.HTTP = raw(m.value)
 	case "$schema":

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
+	"sync"
 
 	"github.com/toolhub/toolhub/cmd/internal/config"
 	"github.com/toolhub/toolhub/hub"
@@ -18,6 +19,9 @@ type EpisodeRunner struct {
 	episodes *hub.Episodes
 	models   *config.Models
 	bus      *hub.Bus
+
+	mu          sync.Mutex
+	preferences func() policies.Preferences // nil: unrestricted
 }
 
 // LoadModels reads the models and orchestrator sections of the config file
@@ -44,12 +48,23 @@ func NewEpisodeRunner(h hub.ToolCaller, m *config.Models, opts hub.ModelOptions)
 		return nil, fmt.Errorf("build models: %w", err)
 	}
 	bus := hub.NewBus()
-	eps, err := hub.NewEpisodes(hub.EpisodesConfig{Tools: h, Models: models, Orchestrator: m.Orchestrator.Name, Bus: bus})
+	eps, err := hub.NewEpisodes(hub.EpisodesConfig{Tools: h, Models: models, Orchestrator: m.Orchestrator.Name,
+		Bus: bus, Guard: noConductorTools})
 	if err != nil {
 		return nil, fmt.Errorf("build episodes: %w", err)
 	}
 	return &EpisodeRunner{episodes: eps, models: m, bus: bus}, nil
 }
+
+// noConductorTools keeps the conductor's own tools (orchestrate, research)
+// out of every episode, which would otherwise be offered a way to call
+// itself. Preferences narrow this further per episode.
+var noConductorTools = hub.GuardFuncs{Tool: func(t *hub.Tool) (bool, string) {
+	if isConductorTool(t) {
+		return false, "the conductor's own tool"
+	}
+	return true, ""
+}}
 
 // Bus is where every step of every episode is published.
 func (r *EpisodeRunner) Bus() *hub.Bus { return r.bus }
@@ -62,12 +77,49 @@ func (r *EpisodeRunner) Policy(name string) (hub.Policy, string, error) {
 	if name == "" {
 		name = policies.PolicyOrchestrator
 	}
-	p, err := policies.NewPolicy(name, policies.Orchestrator{Temperature: r.models.Temperature})
+	orch := policies.Orchestrator{Temperature: r.models.Temperature}
+	if r.models.Fallback != "" && name == policies.PolicyOrchestrator {
+		fb, err := policies.NewPolicy(r.models.Fallback, policies.Orchestrator{Temperature: r.models.Temperature})
+		if err != nil {
+			return nil, name, fmt.Errorf("orchestrator.fallback: %w", err)
+		}
+		orch.Fallback = fb
+	}
+	p, err := policies.NewPolicy(name, orch)
 	return p, name, err
 }
 
-// Run runs one episode with the named policy.
+// SetPreferences makes every later episode run under current(), read at
+// the start of each episode (pass a Store's Current to follow the file
+// live). Until it is called, episodes run unrestricted.
+func (r *EpisodeRunner) SetPreferences(current func() policies.Preferences) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.preferences = current
+}
+
+// Preferences returns the preferences in force for the next episode.
+func (r *EpisodeRunner) Preferences() policies.Preferences {
+	r.mu.Lock()
+	current := r.preferences
+	r.mu.Unlock()
+	if current == nil {
+		return policies.Unrestricted()
+	}
+	return current()
+}
+
+// Run runs one episode with the named policy under the current preferences.
 func (r *EpisodeRunner) Run(ctx context.Context, task hub.Task, policyName string) (*hub.Run, error) {
+	return r.RunWith(ctx, task, policyName, policies.Override{})
+}
+
+// RunWith runs one episode with the named policy under the current
+// preferences tightened by o (a per-call override can only tighten). It
+// sets the task's guard, preference sentence, budget, deadline and turn
+// limit; a budget, deadline or turn limit already in task is kept when it
+// is lower.
+func (r *EpisodeRunner) RunWith(ctx context.Context, task hub.Task, policyName string, o policies.Override) (*hub.Run, error) {
 	p, name, err := r.Policy(policyName)
 	if err != nil {
 		return nil, err
@@ -76,5 +128,6 @@ func (r *EpisodeRunner) Run(ctx context.Context, task hub.Task, policyName strin
 	if task.MaxTurns == 0 {
 		task.MaxTurns = r.models.MaxTurns
 	}
+	task = policies.PrepareTask(task, r.Preferences().Tighten(o), r.episodes)
 	return r.episodes.Run(ctx, task, p)
 }

@@ -16,6 +16,10 @@
 //	            on end of input, leaving the grandchild behind
 //	stubborn    ignores SIGTERM and end of input; only SIGKILL ends it
 //
+// In every mode the ask tool sends the client a request of its choosing
+// (sampling/createMessage, elicitation/create, roots/list) and returns the
+// answer.
+//
 // Every mode appends its pid (and the grandchild's, in spawn mode) to the
 // pidfile, one per line, and writes what it does to stderr.
 package main

@@ -14,6 +14,9 @@ type message struct {
 	ID     json.RawMessage `json:"id,omitempty"`
 	Method string          `json:"method"`
 	Params json.RawMessage `json:"params,omitempty"`
+	// an answer to one of the server's own requests
+	Result json.RawMessage `json:"result,omitempty"`
+	Error  json.RawMessage `json:"error,omitempty"`
 }
 
 type server struct {
@@ -22,6 +25,8 @@ type server struct {
 
 	mu  sync.Mutex // serializes writes to out
 	out *bufio.Writer
+
+	asks asks
 }
 
 func newServer(mode string, storm int, out io.Writer) *server {
@@ -51,6 +56,10 @@ func (s *server) handle(line []byte) {
 	}
 	if len(msg.ID) == 0 {
 		s.notification(msg)
+		return
+	}
+	if msg.Method == "" {
+		s.answered(msg)
 		return
 	}
 	switch msg.Method {

@@ -19,6 +19,7 @@ var toolDefs = []json.RawMessage{
 	json.RawMessage(`{"name":"fail","description":"Reports a tool error.","inputSchema":{"type":"object"}}`),
 	json.RawMessage(`{"name":"env","description":"Lists its environment.","inputSchema":{"type":"object"}}`),
 	json.RawMessage(`{"name":"cwd","description":"Reports its working directory.","inputSchema":{"type":"object"}}`),
+	json.RawMessage(`{"name":"ask","description":"Sends the client a request (sampling, elicitation, roots) and returns its answer.","inputSchema":{"type":"object","properties":{"method":{"type":"string"},"params":{"type":"object"}},"required":["method"]}}`),
 	json.RawMessage(`{"name":"structured","description":"Returns structured content.","inputSchema":{"type":"object"},"outputSchema":{"type":"object","properties":{"sum":{"type":"number"}},"required":["sum"],"additionalProperties":false}}`),
 }
 
@@ -62,6 +63,8 @@ func (s *server) callTool(msg message) {
 	case "cwd":
 		dir, _ := os.Getwd()
 		s.reply(msg.ID, textResult(dir, false))
+	case "ask":
+		s.askTool(msg.ID, p.Arguments)
 	case "structured":
 		s.reply(msg.ID, map[string]any{
 			"content":           []any{map[string]any{"type": "text", "text": `{"sum":5}`}},

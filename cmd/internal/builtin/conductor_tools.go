@@ -1,0 +1,97 @@
+package builtin
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"strings"
+
+	mcpgo "github.com/mark3labs/mcp-go/mcp"
+	mcpserver "github.com/mark3labs/mcp-go/server"
+
+	"github.com/toolhub/toolhub/hub"
+)
+
+const preferenceHelp = `optional, may only tighten the saved preferences: "local-only", "prefer-local", ` +
+	`"cheap", "fast", or an object such as {"privacy": "local-only", "cost_weight": 0.8, "budget_usd": 0.05}`
+
+func orchestrateTool() mcpgo.Tool {
+	return mcpgo.NewTool("orchestrate",
+		mcpgo.WithDescription("Hand a multi-step task to toolhub's orchestrator model. It plans step by step and "+
+			"calls the user's tools and other models, preferring cheap and local ones, within the user's privacy, "+
+			"cost and latency preferences. Sends a progress notification per step and returns the answer with a "+
+			"trace of every step (tool, model, locality, tokens, cost, time)."),
+		mcpgo.WithString("task", mcpgo.Required(), mcpgo.Description("the task, in plain words")),
+		mcpgo.WithAny("preference", mcpgo.Description(preferenceHelp)),
+		mcpgo.WithNumber("budget_usd", mcpgo.Min(0), mcpgo.Description("optional spending cap for this task in US dollars")),
+		mcpgo.WithOutputSchema[Trace](),
+		mcpgo.WithOpenWorldHintAnnotation(true),
+	)
+}
+
+func researchTool() mcpgo.Tool {
+	return mcpgo.NewTool("research",
+		mcpgo.WithDescription("Answer a question by research: toolhub's orchestrator searches the user's local "+
+			"documents (and the web when configured), reasons with code when useful, and picks which model "+
+			"answers, within the user's privacy, cost and latency preferences. Sends a progress notification per "+
+			"step and returns the answer with a trace of every step."),
+		mcpgo.WithString("question", mcpgo.Required(), mcpgo.Description("the question")),
+		mcpgo.WithAny("preference", mcpgo.Description(preferenceHelp)),
+		mcpgo.WithNumber("budget_usd", mcpgo.Min(0), mcpgo.Description("optional spending cap for this question in US dollars")),
+		mcpgo.WithOutputSchema[Trace](),
+		mcpgo.WithOpenWorldHintAnnotation(true),
+	)
+}
+
+// handle returns the handler of one conductor tool; textArg names the
+// argument holding the task.
+func (c *Conductor) handle(mode hub.Mode, textArg string) mcpserver.ToolHandlerFunc {
+	return func(ctx context.Context, req mcpgo.CallToolRequest) (*mcpgo.CallToolResult, error) {
+		er, err := c.request(req, mode, textArg)
+		if err != nil {
+			return mcpgo.NewToolResultError(err.Error()), nil
+		}
+		progress := newProgressSender(c.server, req, c.opts.Logger)
+		run, err := c.runner.RunEpisode(ctx, er, func(s hub.Step) { progress.step(ctx, s) })
+		progress.flush(ctx)
+		if run == nil {
+			if err == nil {
+				err = fmt.Errorf("no run was recorded")
+			}
+			return mcpgo.NewToolResultError("the episode could not run: " + err.Error()), nil
+		}
+		trace := NewTrace(run)
+		res := mcpgo.NewToolResultStructured(trace, trace.Summary())
+		res.IsError = run.Status != hub.RunAnswered
+		return res, nil
+	}
+}
+
+// request checks the arguments of one call.
+func (c *Conductor) request(req mcpgo.CallToolRequest, mode hub.Mode, textArg string) (EpisodeRequest, error) {
+	args := req.GetArguments()
+	text, _ := args[textArg].(string)
+	text = strings.TrimSpace(text)
+	switch {
+	case text == "":
+		return EpisodeRequest{}, fmt.Errorf("%s is empty: say what to do", textArg)
+	case len(text) > c.opts.MaxTaskBytes:
+		return EpisodeRequest{}, fmt.Errorf("%s is %d bytes; the limit is %d", textArg, len(text), c.opts.MaxTaskBytes)
+	}
+	er := EpisodeRequest{Task: text, Mode: mode}
+	if b, ok := args["budget_usd"]; ok && b != nil {
+		v, ok := b.(float64)
+		if !ok || v < 0 {
+			return EpisodeRequest{}, fmt.Errorf("budget_usd must be a number of dollars, zero or more")
+		}
+		er.BudgetUSD = v
+	}
+	if p, ok := args["preference"]; ok && p != nil {
+		raw, err := json.Marshal(p)
+		if err != nil {
+			return EpisodeRequest{}, fmt.Errorf("preference: %w", err)
+		}
+		er.Preference = raw
+	}
+	return er, nil
+}

@@ -1,0 +1,192 @@
+package cli
+
+import (
+	"fmt"
+	"os"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/spf13/cobra"
+
+	"github.com/toolhub/toolhub/cmd/internal/eval"
+	"github.com/toolhub/toolhub/hub"
+	"github.com/toolhub/toolhub/policies"
+)
+
+// evalFlags are the flags of "toolhub eval".
+type evalFlags struct {
+	tasks, replay      string
+	policies           string
+	mode, judge, grade string
+	repeat, parallel   int
+	tolerance          float64
+	journal            string
+	costWeights        string
+	latencyWeight      float64
+	neighbours         int
+	seed               uint64
+	base, preference   string
+	asJSON             bool
+	htmlPath           string
+}
+
+func newEvalCommand(g *globals) *cobra.Command {
+	f := &evalFlags{}
+	cmd := &cobra.Command{
+		Use:   "eval (--tasks FILE.jsonl --policy P1,P2 | --replay DIR)",
+		Short: "Measure policies: accuracy, cost, latency and tool use side by side",
+		Long: `Evaluates routing policies and reports, per policy, accuracy, mean cost, mean
+latency, calls per task per tool or model, and the preference reward of the
+ToolOrchestra paper (Appendix L) against a base policy; "*" marks the Pareto
+frontier of accuracy and cost.
+
+Live eval (--tasks): every task of a JSONL file of {"id", "question",
+"answer", ["domain"]} runs as a real episode with each policy (--repeat times),
+graded by normalised exact match, then numeric tolerance for numeric answers,
+then the LLM judge when --judge names a configured model. Runs are stored in
+the run log like any run. Finished episodes are journaled (--journal; by
+default under $XDG_DATA_HOME/toolhub/evals), so an interrupted eval resumes
+when the same command is run again.
+
+Replay eval (--replay): no model is called. Each task carries the recorded
+score and cost of every candidate model (the llmrouter-nim9 layout:
+scores_train.json, scores_test.json, llm_candidates.json, queries_*.jsonl);
+a policy's choice is answered from the record on the test split, with test
+questions that also appear in train dropped. Policies: singles (every
+fixed:MODEL), cheapest, strongest, random, oracle, per-task-best and knn,
+the learned router, trained on the train split and swept over
+--cost-weights. Latency is not recorded there and is modelled from model size.
+
+The knn policy also runs live (--policy knn, or knn:PATH): it learns from
+recorded outcomes in $TOOLHUB_KNN_TRAINING, else
+$XDG_DATA_HOME/toolhub/knn-train.jsonl: {"question", "scores": {model:
+score}} lines, or "toolhub runs export" output of fixed:MODEL evals.
+
+--json prints the report as JSON; --html FILE writes a self-contained page
+with an accuracy-versus-cost chart.`,
+		Example: `  toolhub eval --replay ../shared/data/routing/llmrouter-nim9
+  toolhub eval --replay DIR --policy singles,oracle,knn --cost-weights 0,0.05,0.1 --html report.html
+  toolhub eval --tasks qa.jsonl --policy orchestrator,cheapest,knn --repeat 3 --parallel 2
+  toolhub eval --tasks qa.jsonl --policy strongest --judge gpt5 --json`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			pref, err := f.validate()
+			if err != nil {
+				return err
+			}
+			var rep *eval.Report
+			if f.replay != "" {
+				rep, err = f.runReplay(cmd, pref)
+			} else {
+				rep, err = f.runLive(cmd, g, pref)
+			}
+			if err != nil {
+				return err
+			}
+			return f.output(g, rep)
+		},
+	}
+	fl := cmd.Flags()
+	fl.StringVar(&f.tasks, "tasks", "", "live eval: JSONL file of {id, question, answer, [domain]}")
+	fl.StringVar(&f.replay, "replay", "", "replay eval: directory of recorded outcomes (no model calls)")
+	fl.StringVar(&f.policies, "policy", "", "comma-separated policies (replay default: all of them)")
+	fl.StringVar(&f.mode, "mode", string(hub.ModeResearch), "live eval: research or tools")
+	fl.StringVar(&f.judge, "judge", "", "live eval: configured model that judges free-form answers")
+	fl.StringVar(&f.grade, "grade", eval.MethodAuto, "live eval grading: auto, exact, numeric or judge")
+	fl.Float64Var(&f.tolerance, "tolerance", eval.DefaultTolerance, "relative tolerance of numeric grading")
+	fl.IntVar(&f.repeat, "repeat", 1, "live eval: episodes per task and policy")
+	fl.IntVar(&f.parallel, "parallel", 1, "live eval: episodes run at once")
+	fl.StringVar(&f.journal, "journal", "", "live eval: results journal to resume from (default: derived from the tasks file)")
+	fl.StringVar(&f.costWeights, "cost-weights", "", "replay: knn cost weights to sweep (default 0,0.03,0.05,0.07,0.1,0.15,0.2,0.3,0.5,0.7,1)")
+	fl.Float64Var(&f.latencyWeight, "latency-weight", 0, "replay: knn latency weight")
+	fl.IntVar(&f.neighbours, "k", 0, fmt.Sprintf("replay: knn neighbours (default: 4%% of the train rows, at most %d)", policies.DefaultKNNNeighbours))
+	fl.Uint64Var(&f.seed, "seed", 1, "replay: seed of the random policy")
+	fl.StringVar(&f.base, "base", "", "base policy of the reward (default: cheapest in replay, the first policy live)")
+	fl.StringVar(&f.preference, "preference", "1,1,1", "reward preference weights: outcome,cost,latency")
+	fl.BoolVar(&f.asJSON, "json", false, "print the report as JSON")
+	fl.StringVar(&f.htmlPath, "html", "", "also write the report as an HTML page with the chart")
+	return cmd
+}
+
+// validate checks flag combinations; every problem is a usage error.
+func (f *evalFlags) validate() (policies.PreferenceVector, error) {
+	var pref policies.PreferenceVector
+	switch {
+	case (f.tasks == "") == (f.replay == ""):
+		return pref, usageError("give exactly one of --tasks FILE or --replay DIR")
+	case f.tasks != "" && f.policies == "":
+		return pref, usageError("--tasks needs --policy (e.g. --policy orchestrator,cheapest)")
+	case f.mode != string(hub.ModeResearch) && f.mode != string(hub.ModeTools):
+		return pref, usageError("--mode %q: want research or tools", f.mode)
+	case f.repeat < 1 || f.parallel < 1:
+		return pref, usageError("--repeat and --parallel must be at least 1")
+	case f.tolerance < 0:
+		return pref, usageError("--tolerance must not be negative")
+	case f.neighbours < 0:
+		return pref, usageError("--k must not be negative")
+	case f.tasks != "" && f.base != "" && !slices.Contains(splitList(f.policies), f.base):
+		return pref, usageError("--base %q must be one of the --policy list", f.base)
+	}
+	if _, err := f.weights(); err != nil {
+		return pref, err
+	}
+	w, err := parseFloats("--preference", f.preference)
+	if err != nil {
+		return pref, err
+	}
+	if len(w) != 3 {
+		return pref, usageError("--preference %q: want three weights outcome,cost,latency", f.preference)
+	}
+	return policies.PreferenceVector{Outcome: w[0], Cost: w[1], Latency: w[2]}, nil
+}
+
+func (f *evalFlags) weights() ([]float64, error) {
+	if f.costWeights == "" {
+		return nil, nil
+	}
+	return parseFloats("--cost-weights", f.costWeights)
+}
+
+func parseFloats(flag, list string) ([]float64, error) {
+	var out []float64
+	for _, s := range strings.Split(list, ",") {
+		v, err := strconv.ParseFloat(strings.TrimSpace(s), 64)
+		if err != nil || v < 0 {
+			return nil, usageError("%s %q: want non-negative numbers separated by commas", flag, list)
+		}
+		out = append(out, v)
+	}
+	return out, nil
+}
+
+func splitList(list string) []string {
+	var out []string
+	for _, s := range strings.Split(list, ",") {
+		if s = strings.TrimSpace(s); s != "" {
+			out = append(out, s)
+		}
+	}
+	return out
+}
+
+// output prints the report and writes the HTML page when asked.
+func (f *evalFlags) output(g *globals, rep *eval.Report) error {
+	if f.htmlPath != "" {
+		out, err := os.Create(f.htmlPath)
+		if err != nil {
+			return fmt.Errorf("write html report: %w", err)
+		}
+		err = rep.WriteHTML(out)
+		if cerr := out.Close(); err == nil {
+			err = cerr
+		}
+		if err != nil {
+			return fmt.Errorf("write html report: %w", err)
+		}
+	}
+	if f.asJSON {
+		return writeJSON(g.stdio.Out, rep)
+	}
+	return rep.WriteText(g.stdio.Out)
+}

@@ -1,0 +1,179 @@
+package cli
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"time"
+
+	"github.com/schollz/progressbar/v3"
+	"github.com/spf13/cobra"
+
+	"github.com/toolhub/toolhub/cmd/internal/config"
+	"github.com/toolhub/toolhub/cmd/internal/daemon"
+	"github.com/toolhub/toolhub/cmd/internal/eval"
+	"github.com/toolhub/toolhub/hub"
+	"github.com/toolhub/toolhub/policies"
+)
+
+// runLive runs the episodes not yet journaled and reports on all of them.
+func (f *evalFlags) runLive(cmd *cobra.Command, g *globals, pref policies.PreferenceVector) (*eval.Report, error) {
+	ctx := cmd.Context()
+	tasks, err := eval.LoadTasks(f.tasks)
+	if err != nil {
+		return nil, asUsage(err)
+	}
+	models, grader, err := f.liveConfig(g)
+	if err != nil {
+		return nil, err
+	}
+	d, err := g.startSettled(ctx)
+	if err != nil {
+		return nil, err
+	}
+	defer d.Close()
+	runner, err := daemon.NewEpisodeRunner(d.Hub(), models, hub.ModelOptions{})
+	if err != nil {
+		return nil, asUsage(err)
+	}
+	names := splitList(f.policies)
+	for _, p := range names {
+		if _, _, err := runner.Policy(p); err != nil {
+			return nil, usageError("--policy %s: %v", p, err)
+		}
+	}
+	opts := eval.LiveOptions{Tasks: tasks, Policies: names, Mode: hub.Mode(f.mode), Repeat: f.repeat,
+		Parallel: f.parallel, Grader: grader}
+	entries, err := f.runJournaled(ctx, g, runner, opts)
+	if err != nil {
+		return nil, err
+	}
+	rep := eval.LiveReport(f.tasks, entries, names, f.base, pref)
+	rep.Command = commandLine(cmd)
+	return rep, nil
+}
+
+// liveConfig reads the models of the config and builds the grading.
+func (f *evalFlags) liveConfig(g *globals) (*config.Models, eval.Grader, error) {
+	cfg, err := g.loadConfig()
+	if err != nil {
+		return nil, eval.Grader{}, err
+	}
+	models, err := daemon.LoadModels(cfg)
+	if err != nil {
+		return nil, eval.Grader{}, asUsage(err)
+	}
+	grader, err := f.grader(models)
+	return models, grader, err
+}
+
+// runJournaled runs the eval against its journal, storing every run in the
+// run log and showing progress on a terminal.
+func (f *evalFlags) runJournaled(ctx context.Context, g *globals, runner eval.Runner, opts eval.LiveOptions) ([]eval.JournalEntry, error) {
+	path, err := f.journalPath()
+	if err != nil {
+		return nil, err
+	}
+	journal, done, err := eval.OpenJournal(path)
+	if err != nil {
+		return nil, err
+	}
+	defer journal.Close()
+	opts.Journal, opts.Done = journal, done
+	var entries []eval.JournalEntry
+	err = withRunLog(func(log *hub.RunLog) error {
+		bar := f.newBar(g)
+		opts.Store, opts.Progress = log, bar.update
+		entries, err = eval.RunLive(ctx, runner, opts)
+		bar.finish()
+		return err
+	})
+	if errors.Is(err, context.Canceled) {
+		return nil, fmt.Errorf("interrupted; %d episodes are journaled in %s: run the same command to resume", len(entries), path)
+	}
+	return entries, err
+}
+
+// grader builds the grading, with the judge model when one is named.
+func (f *evalFlags) grader(models *config.Models) (eval.Grader, error) {
+	g := eval.Grader{Method: f.grade, Tolerance: f.tolerance}
+	switch f.grade {
+	case eval.MethodAuto, eval.MethodExact, eval.MethodNumeric, eval.MethodJudge:
+	default:
+		return g, usageError("--grade %q: want auto, exact, numeric or judge", f.grade)
+	}
+	if f.judge == "" {
+		if f.grade == eval.MethodJudge {
+			return g, usageError("--grade judge needs --judge MODEL")
+		}
+		return g, nil
+	}
+	for _, ep := range models.Endpoints {
+		if ep.Name != f.judge {
+			continue
+		}
+		reg, err := hub.NewModels([]hub.ModelEndpoint{ep}, hub.ModelOptions{})
+		if err != nil {
+			return g, asUsage(err)
+		}
+		m, _ := reg.Get(ep.Name)
+		g.Judge = &eval.Judge{Model: m, ModelID: ep.ModelID}
+		return g, nil
+	}
+	return g, usageError("--judge %q: no such model in the config", f.judge)
+}
+
+// journalPath is --journal, or a file under the data dir named after the
+// tasks file and the settings that change what an episode means.
+func (f *evalFlags) journalPath() (string, error) {
+	if f.journal != "" {
+		return f.journal, nil
+	}
+	abs, err := filepath.Abs(f.tasks)
+	if err != nil {
+		return "", err
+	}
+	data, err := userDataDir()
+	if err != nil {
+		return "", err
+	}
+	settings := fmt.Sprintf("%s\x00%s\x00%s\x00%s\x00%g", abs, f.mode, f.grade, f.judge, f.tolerance)
+	sum := sha256.Sum256([]byte(settings))
+	dir := filepath.Join(data, "toolhub", "evals")
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		return "", fmt.Errorf("create eval journal dir: %w", err)
+	}
+	base := filepath.Base(f.tasks)
+	return filepath.Join(dir, base+"-"+hex.EncodeToString(sum[:6])+".jsonl"), nil
+}
+
+// evalBar shows episodes done, running accuracy and spend on a terminal.
+type evalBar struct{ bar *progressbar.ProgressBar }
+
+func (f *evalFlags) newBar(g *globals) *evalBar {
+	if !isTerminal(g.stdio.Err) {
+		return &evalBar{}
+	}
+	return &evalBar{bar: progressbar.NewOptions(-1, progressbar.OptionSetWriter(g.stdio.Err),
+		progressbar.OptionSetDescription("eval"), progressbar.OptionShowCount(),
+		progressbar.OptionClearOnFinish(), progressbar.OptionThrottle(100*time.Millisecond))}
+}
+
+func (b *evalBar) update(p eval.Progress) {
+	if b.bar == nil {
+		return
+	}
+	b.bar.ChangeMax(p.Total)
+	b.bar.Describe(fmt.Sprintf("eval  acc %.3f  $%.4f", p.Accuracy, p.SpendUSD))
+	_ = b.bar.Set(p.Done)
+}
+
+func (b *evalBar) finish() {
+	if b.bar != nil {
+		_ = b.bar.Finish()
+	}
+}

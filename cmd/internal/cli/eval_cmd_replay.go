@@ -1,0 +1,49 @@
+package cli
+
+import (
+	"strings"
+
+	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
+
+	"github.com/toolhub/toolhub/cmd/internal/eval"
+	"github.com/toolhub/toolhub/policies"
+)
+
+// runReplay scores the policies on the replay set's test split.
+func (f *evalFlags) runReplay(cmd *cobra.Command, pref policies.PreferenceVector) (*eval.Report, error) {
+	set, err := eval.LoadReplay(f.replay)
+	if err != nil {
+		return nil, asUsage(err)
+	}
+	weights, _ := f.weights()
+	rep, err := eval.Replay(set, eval.ReplayOptions{
+		Policies: splitList(f.policies), CostWeights: weights, Latency: f.latencyWeight,
+		K: f.neighbours, Seed: f.seed, Base: f.base, Preference: pref,
+	})
+	if err != nil {
+		return nil, asUsage(err)
+	}
+	rep.Command = commandLine(cmd)
+	return rep, nil
+}
+
+// commandLine renders the command as run, with every flag that was set, so
+// a report says how to reproduce it.
+func commandLine(cmd *cobra.Command) string {
+	parts := []string{cmd.CommandPath()}
+	cmd.Flags().Visit(func(fl *pflag.Flag) {
+		if fl.Name == "json" || fl.Name == "html" {
+			return
+		}
+		parts = append(parts, "--"+fl.Name+"="+shellQuote(fl.Value.String()))
+	})
+	return strings.Join(parts, " ")
+}
+
+func shellQuote(s string) string {
+	if s != "" && !strings.ContainsAny(s, " \t\n'\"\\$`*?!;&|<>()") {
+		return s
+	}
+	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
+}

@@ -1,0 +1,34 @@
+package daemon
+
+import (
+	"log/slog"
+	"os"
+
+	"github.com/toolhub/toolhub/cmd/internal/config"
+	"github.com/toolhub/toolhub/hub"
+)
+
+// NewModelHost builds the supervisor of the orchestrator's model server
+// from "orchestrator.launch", or returns nil when the config has none.
+// Nothing starts until the caller calls Start: only long-running commands
+// (serve, the desktop, model start) should launch a model server.
+func NewModelHost(m *config.Models, lookupEnv func(string) (string, bool), log *slog.Logger) (*hub.ModelHost, error) {
+	if m == nil || m.Launch == nil {
+		return nil, nil
+	}
+	if lookupEnv == nil {
+		lookupEnv = os.LookupEnv
+	}
+	env, err := m.Launch.ExpandedEnv(lookupEnv)
+	if err != nil {
+		return nil, err
+	}
+	return hub.NewModelHost(hub.ModelHostSpec{
+		Command:      m.Launch.Command,
+		Env:          env,
+		Dir:          m.Launch.Cwd,
+		HealthURL:    m.Launch.Health,
+		StartTimeout: m.Launch.StartTimeout,
+		Logger:       log,
+	})
+}

@@ -1,0 +1,80 @@
+package daemon
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"log/slog"
+	"os"
+	"time"
+
+	"github.com/toolhub/toolhub/cmd/internal/builtin"
+	"github.com/toolhub/toolhub/cmd/internal/config"
+	"github.com/toolhub/toolhub/hub"
+)
+
+// callSlack is added to a built-in tool's own time limit for the hub's
+// per-call timeout, so the tool reports its timeout before the hub does.
+const callSlack = 10 * time.Second
+
+// LoadBuiltinTools reads the python and webSearch sections of the config
+// file f came from; a config held only in memory gets the defaults.
+func LoadBuiltinTools(f *config.File) (*config.BuiltinTools, error) {
+	if f == nil || f.Path == "" {
+		return config.ReadBuiltinTools("", []byte(`{}`))
+	}
+	data, err := os.ReadFile(f.Path)
+	if errors.Is(err, fs.ErrNotExist) {
+		return config.ReadBuiltinTools(f.Path, []byte(`{}`))
+	}
+	if err != nil {
+		return nil, fmt.Errorf("read built-in tool settings: %w", err)
+	}
+	return config.ReadBuiltinTools(f.Path, data)
+}
+
+// builtinToolSpecs are the python and web_search providers the config and
+// the machine allow. A tool that cannot be offered here (no interpreter, no
+// key) is left out with the reason logged; only a bad config is an error.
+func builtinToolSpecs(f *config.File, lookupEnv func(string) (string, bool), log *slog.Logger) ([]hub.ServerSpec, error) {
+	tools, err := LoadBuiltinTools(f)
+	if err != nil {
+		return nil, err
+	}
+	var specs []hub.ServerSpec
+	if spec, ok := pythonSpec(tools.Python, log); ok {
+		specs = append(specs, spec)
+	}
+	if spec, ok := webSearchSpec(tools.WebSearch, lookupEnv, log); ok {
+		specs = append(specs, spec)
+	}
+	return specs, nil
+}
+
+// pythonSpec puts the python tool in the hub as a local, free, unprefixed
+// in-process server.
+func pythonSpec(cfg config.Python, log *slog.Logger) (hub.ServerSpec, bool) {
+	if cfg.Disabled {
+		return hub.ServerSpec{}, false
+	}
+	p, err := builtin.NewPython(builtin.PythonOptions{
+		Command:        cfg.Command,
+		MaxTimeout:     cfg.MaxTimeout,
+		MemoryBytes:    cfg.MemoryMB << 20,
+		MaxOutputBytes: int(cfg.MaxOutputBytes),
+		RequireSandbox: cfg.Sandbox == config.SandboxRequire,
+		Logger:         log,
+	})
+	if err != nil {
+		log.Info("the python tool is not offered", "reason", err)
+		return hub.ServerSpec{}, false
+	}
+	return hub.ServerSpec{
+		Name:       builtinPrefix + builtin.PythonServerName,
+		Transport:  hub.TransportInProcess,
+		InProcess:  p.Server(),
+		Unprefixed: true,
+		Locality:   hub.LocalityLocal,
+		Timeout:    max(cfg.MaxTimeout, builtin.DefaultPythonMaxTimeout) + callSlack,
+	}, true
+}

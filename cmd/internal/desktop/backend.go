@@ -1,0 +1,73 @@
+package desktop
+
+import (
+	"log/slog"
+	"sync"
+
+	"github.com/toolhub/toolhub/cmd/internal/config"
+	"github.com/toolhub/toolhub/cmd/internal/daemon"
+	"github.com/toolhub/toolhub/policies"
+	"github.com/toolhub/toolhub/ui"
+)
+
+// Options are what a Backend is built from.
+type Options struct {
+	Daemon *daemon.Daemon
+	// Config is the configuration the daemon was built from; its Path is
+	// where added and imported servers are written.
+	Config *config.File
+	// Models are the config's model sections (daemon.LoadModels).
+	Models *config.Models
+	// Store holds the preferences file; every episode follows it.
+	Store *policies.Store
+	// RunLogDir is the run log the daemon writes runs to (daemon.RunEpisode).
+	RunLogDir string
+	// Endpoint describes the MCP endpoint the app serves.
+	Endpoint ui.Endpoint
+	Logger   *slog.Logger
+}
+
+// Backend implements ui.Backend over a running daemon.
+type Backend struct {
+	opts Options
+	log  *slog.Logger
+	runs *runLog
+
+	mu       sync.Mutex
+	endpoint ui.Endpoint
+}
+
+var _ ui.Backend = (*Backend)(nil)
+
+// New wires the backend and makes the daemon's episodes follow the
+// preferences store.
+func New(opts Options) *Backend {
+	if opts.Logger == nil {
+		opts.Logger = slog.Default()
+	}
+	if opts.Config == nil {
+		opts.Config = &config.File{}
+	}
+	if opts.Store != nil {
+		opts.Daemon.Episodes().SetPreferences(opts.Store.Current)
+	}
+	return &Backend{opts: opts, log: opts.Logger, runs: &runLog{dir: opts.RunLogDir}, endpoint: opts.Endpoint}
+}
+
+// Close waits for a run-log read or write in progress and refuses later
+// ones; call it after the window has closed, before the daemon.
+func (b *Backend) Close() { b.runs.close() }
+
+// SetEndpoint replaces the endpoint shown in the header.
+func (b *Backend) SetEndpoint(e ui.Endpoint) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	b.endpoint = e
+}
+
+// Endpoint implements ui.HeaderBackend.
+func (b *Backend) Endpoint() ui.Endpoint {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.endpoint
+}

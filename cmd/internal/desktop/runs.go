@@ -1,0 +1,69 @@
+package desktop
+
+import (
+	"context"
+
+	"github.com/toolhub/toolhub/hub"
+	"github.com/toolhub/toolhub/policies"
+	"github.com/toolhub/toolhub/ui"
+)
+
+// Run implements ui.RunsBackend: one episode through the daemon, under the
+// current preferences, its steps passed on as they are recorded; the daemon
+// stores the run.
+func (b *Backend) Run(ctx context.Context, req ui.RunRequest, onStep func(ui.RunStep)) (ui.RunDetail, error) {
+	task := hub.Task{Text: req.Task, Mode: hub.Mode(req.Mode), OnStep: func(s hub.Step) { onStep(runStep(s)) }}
+	run, err := b.opts.Daemon.RunEpisode(ctx, task, "", policies.Override{})
+	if run == nil {
+		return ui.RunDetail{}, err
+	}
+	return runDetail(run), err
+}
+
+// History implements ui.RunsBackend.
+func (b *Backend) History(_ context.Context, query string, limit int) ([]ui.RunSummary, error) {
+	runs, err := b.runs.list(query, limit)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]ui.RunSummary, len(runs))
+	for i, r := range runs {
+		out[i] = runSummary(r)
+	}
+	return out, nil
+}
+
+// RunDetail implements ui.RunsBackend.
+func (b *Backend) RunDetail(_ context.Context, id string) (ui.RunDetail, error) {
+	run, err := b.runs.get(id)
+	if err != nil {
+		return ui.RunDetail{}, err
+	}
+	return runDetail(run), nil
+}
+
+func runSummary(r *hub.Run) ui.RunSummary {
+	return ui.RunSummary{ID: r.ID, Task: r.Task, Status: string(r.Status), Started: r.Started,
+		USD: r.Totals.USD, Wall: r.Totals.Wall, ToolCalls: r.Totals.ToolCalls}
+}
+
+func runDetail(r *hub.Run) ui.RunDetail {
+	d := ui.RunDetail{RunSummary: runSummary(r), Mode: string(r.Mode), Answer: r.Answer, Error: r.Error}
+	for _, s := range r.Steps {
+		d.Steps = append(d.Steps, runStep(s))
+	}
+	return d
+}
+
+// runStep names a step by its tool, else its model alias or endpoint.
+func runStep(s hub.Step) ui.RunStep {
+	name := s.Tool
+	if name == "" {
+		name = s.Endpoint
+	}
+	if name == "" {
+		name = s.Alias
+	}
+	return ui.RunStep{Index: s.Index, Kind: string(s.Kind), Name: name, Locality: string(s.Locality),
+		Wall: s.Wall, USD: s.USD, Error: s.Error}
+}

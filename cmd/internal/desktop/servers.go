@@ -1,0 +1,115 @@
+package desktop
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"sort"
+	"time"
+
+	"github.com/toolhub/toolhub/hub"
+	"github.com/toolhub/toolhub/ui"
+)
+
+// errNeedsHubSupport is returned by actions the running hub cannot do yet.
+var errNeedsHubSupport = errors.New("the running hub cannot do this yet; change the config file and restart toolhub")
+
+// Servers implements ui.ServersBackend: every configured server (disabled
+// ones included) with its measured figures, then every model endpoint.
+func (b *Backend) Servers(context.Context) ([]ui.ServerInfo, error) {
+	figures := serverFigures(b.opts.Daemon.Hub().Snapshot().Tools())
+	var out []ui.ServerInfo
+	seen := map[string]bool{}
+	for _, s := range b.opts.Daemon.Hub().Servers() {
+		seen[s.Name] = true
+		out = append(out, serverInfo(s, figures[s.Name]))
+	}
+	for name, s := range b.opts.Config.MCPServers {
+		if s.Disabled && !seen[name] {
+			out = append(out, ui.ServerInfo{Name: name, Kind: "server", Health: ui.HealthOff, State: "disabled",
+				Locality: s.Locality, Enabled: false})
+		}
+	}
+	sort.SliceStable(out, func(i, j int) bool { return out[i].Name < out[j].Name })
+	return append(out, b.modelInfos()...), nil
+}
+
+// toolFigures sum a server's tools: mean measured latency and cost per call.
+type toolFigures struct {
+	latency time.Duration
+	cost    float64
+}
+
+func serverFigures(tools []*hub.Tool) map[string]toolFigures {
+	sums := map[string]time.Duration{}
+	counted := map[string]int{}
+	out := map[string]toolFigures{}
+	for _, t := range tools {
+		f := out[t.Server]
+		f.cost = t.CostPerCall
+		out[t.Server] = f
+		if v := t.Stats.View(); v.Calls > 0 {
+			sums[t.Server] += v.Latency
+			counted[t.Server]++
+		}
+	}
+	for name, n := range counted {
+		f := out[name]
+		f.latency = sums[name] / time.Duration(n)
+		out[name] = f
+	}
+	return out
+}
+
+func serverInfo(s hub.ServerStatus, f toolFigures) ui.ServerInfo {
+	info := ui.ServerInfo{Name: s.Name, Kind: "server", State: string(s.State), Locality: string(s.Locality),
+		Tools: s.Tools, Latency: f.latency, Enabled: true, LastError: s.LastError, StderrTail: s.StderrTail}
+	switch s.State {
+	case hub.StateReady:
+		info.Health = ui.HealthOK
+	case hub.StateStarting, hub.StateRestarting:
+		info.Health = ui.HealthBusy
+	case hub.StateFailed:
+		info.Health = ui.HealthFailed
+	case hub.StateStopped:
+		info.Health = ui.HealthOff
+	}
+	if s.Restarts > 0 {
+		info.State += fmt.Sprintf(" (%d restarts)", s.Restarts)
+	}
+	if f.cost > 0 {
+		info.Cost = fmt.Sprintf("$%g/call", f.cost)
+	} else {
+		info.Cost = "free"
+	}
+	return info
+}
+
+// modelInfos lists the orchestrator and the expert endpoints.
+func (b *Backend) modelInfos() []ui.ServerInfo {
+	if b.opts.Models == nil {
+		return nil
+	}
+	eps := append([]hub.ModelEndpoint{b.opts.Models.Orchestrator}, b.opts.Models.Endpoints...)
+	out := make([]ui.ServerInfo, 0, len(eps))
+	for i, ep := range eps {
+		state := "configured"
+		if i == 0 {
+			state = "orchestrator"
+		}
+		out = append(out, ui.ServerInfo{Name: ep.Name, Kind: "model", Health: ui.HealthUnknown, State: state,
+			Locality: string(ep.Locality), Enabled: true,
+			Cost: fmt.Sprintf("$%g/M in, $%g/M out", ep.PriceIn, ep.PriceOut)})
+	}
+	return out
+}
+
+// SetServerEnabled implements ui.ServersBackend.
+func (b *Backend) SetServerEnabled(_ context.Context, name string, enabled bool) error {
+	return fmt.Errorf("%s %s: %w", map[bool]string{true: "enable", false: "disable"}[enabled], name, errNeedsHubSupport)
+}
+
+// RestartServer implements ui.ServersBackend.
+func (b *Backend) RestartServer(_ context.Context, name string) error {
+	return fmt.Errorf("restart %s: %w", name, errNeedsHubSupport)
+}

@@ -1,0 +1,104 @@
+package eval
+
+import (
+	"fmt"
+	"io"
+	"maps"
+	"slices"
+	"strings"
+	"text/tabwriter"
+)
+
+// CostScale picks the unit costs print in: cents per task, or USD per
+// 1,000 tasks when tasks cost under a tenth of a cent.
+func (r *Report) CostScale() (label string, factor float64) {
+	top := 0.0
+	for _, p := range r.Policies {
+		top = max(top, p.CostUSD)
+	}
+	if top < 0.001 {
+		return "USD/1k tasks", 1000
+	}
+	return "cents/task", 100
+}
+
+// Tools is the sorted union of tools and models any policy called.
+func (r *Report) Tools() []string {
+	seen := map[string]bool{}
+	for _, p := range r.Policies {
+		for t := range p.Calls {
+			seen[t] = true
+		}
+	}
+	return slices.Sorted(maps.Keys(seen))
+}
+
+// WriteText prints the report as terminal tables: the results, then calls
+// per task per tool (the paper's tool-use table), then the sweep summary.
+func (r *Report) WriteText(w io.Writer) error {
+	label, factor := r.CostScale()
+	fmt.Fprintf(w, "%s eval of %s: %d tasks; reward against %s (P: outcome %g, cost %g, latency %g)\n\n",
+		r.Kind, r.Source, r.Tasks, r.Base, r.Preference.Outcome, r.Preference.Cost, r.Preference.Latency)
+	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
+	fmt.Fprintf(tw, "POLICY\tN\tACCURACY\tCOST (%s)\tLATENCY (s)\tREWARD\tFAILED\tFRONTIER\n", label)
+	for _, p := range r.Policies {
+		fmt.Fprintf(tw, "%s\t%d\t%.3f\t%.4f\t%.2f\t%.3f\t%d\t%s\n", p.Name, p.Tasks, p.Accuracy, p.CostUSD*factor,
+			p.LatencyS, p.Reward, p.Failed, mark(p.OnFrontier))
+	}
+	if err := tw.Flush(); err != nil {
+		return err
+	}
+	if err := r.writeToolUse(w); err != nil {
+		return err
+	}
+	r.writeSweep(w, label, factor)
+	for _, n := range r.Notes {
+		fmt.Fprintf(w, "note: %s\n", n)
+	}
+	if r.Command != "" {
+		fmt.Fprintf(w, "reproduce: %s\n", r.Command)
+	}
+	return nil
+}
+
+func mark(on bool) string {
+	if on {
+		return "*"
+	}
+	return ""
+}
+
+func (r *Report) writeToolUse(w io.Writer) error {
+	tools := r.Tools()
+	if len(tools) == 0 {
+		return nil
+	}
+	fmt.Fprintf(w, "\ncalls per task\n")
+	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
+	fmt.Fprintf(tw, "POLICY\t%s\n", strings.Join(tools, "\t"))
+	for _, p := range r.Policies {
+		cells := make([]string, len(tools))
+		for i, t := range tools {
+			cells[i] = fmt.Sprintf("%.2f", p.Calls[t])
+		}
+		fmt.Fprintf(tw, "%s\t%s\n", p.Name, strings.Join(cells, "\t"))
+	}
+	return tw.Flush()
+}
+
+func (r *Report) writeSweep(w io.Writer, label string, factor float64) {
+	s := r.Sweep
+	fmt.Fprintln(w)
+	if s == nil {
+		return
+	}
+	fmt.Fprintf(w, "best single model: %s, accuracy %.3f at %.4f %s\n", s.BestSingle, s.BestAcc, s.BestCost*factor, label)
+	if s.Matching != "" {
+		m, _ := r.Find(s.Matching)
+		fmt.Fprintf(w, "%s matches it: accuracy %.3f at %.4f %s (%.0f%% of its cost, saving %.0f%%)\n",
+			s.Matching, m.Accuracy, m.CostUSD*factor, label, 100*(1-s.Saving), 100*s.Saving)
+	} else {
+		fmt.Fprintf(w, "no %s setting reaches its accuracy\n", s.Router)
+	}
+	fmt.Fprintf(w, "%s accuracy gain at no more than its cost: %+.3f; AIQ over the sweep: %.3f\n", s.Router, s.Gain, s.AIQ)
+}

@@ -1,0 +1,44 @@
+package eval
+
+import "unicode/utf8"
+
+// The replay set records no tokens and no latency; both are modelled.
+const (
+	// ProxyOutputTokens is the answer length the cost proxy assumes.
+	ProxyOutputTokens = 256
+	// proxyCharsPerToken turns a question's code points into input tokens.
+	proxyCharsPerToken = 4
+)
+
+// ProxyCostUSD is the cost proxy of one query:
+// (input_price × chars(question)/4 + output_price × 256) / 1e6, chars being
+// Unicode code points.
+func ProxyCostUSD(m ReplayModel, question string) float64 {
+	tokensIn := float64(utf8.RuneCountInString(question)) / proxyCharsPerToken
+	return (m.PriceIn*tokensIn + m.PriceOut*ProxyOutputTokens) / 1e6
+}
+
+// Latency anchors: the per-alias averages the paper shows the orchestrator
+// for a 7B model (9 s) and a 70B model (15 s).
+const (
+	smallModelB        = 7.0
+	smallModelLatencyS = 9.0
+	largeModelB        = 70.0
+	largeModelLatencyS = 15.0
+)
+
+// ModelledLatencySeconds is the replay's latency model: linear in model
+// size between the 7B and 70B anchors (clamped outside them). It is a model,
+// not a measurement, and reports say so.
+func ModelledLatencySeconds(m ReplayModel) float64 {
+	size := min(max(m.SizeB, smallModelB), largeModelB)
+	slope := (largeModelLatencyS - smallModelLatencyS) / (largeModelB - smallModelB)
+	return smallModelLatencyS + slope*(size-smallModelB)
+}
+
+// LatencyModelNote describes ModelledLatencySeconds for reports.
+const LatencyModelNote = "latency is not recorded in the replay set; it is modelled linearly in model size " +
+	"between the paper's per-alias averages (7B: 9 s, 70B: 15 s)"
+
+// CostModelNote describes ProxyCostUSD for reports.
+const CostModelNote = "cost is the proxy (input price × chars/4 + output price × 256) / 1e6 USD per query"

@@ -1,0 +1,198 @@
+package eval
+
+import (
+	"fmt"
+	"hash/fnv"
+	"math"
+	"slices"
+	"strings"
+
+	"github.com/toolhub/toolhub/policies"
+)
+
+// ReplayPolicy picks one candidate model for a recorded task; the replay
+// environment answers with that model's recorded score and cost.
+type ReplayPolicy interface {
+	Name() string
+	Choose(row ReplayRow) string
+}
+
+// Policy families, for grouping in reports and charts.
+const (
+	FamilySingle   = "single"
+	FamilyBaseline = "baseline"
+	FamilyRouter   = "router"
+)
+
+// fixedPolicy always picks one model.
+type fixedPolicy struct{ model string }
+
+func (p fixedPolicy) Name() string            { return "fixed:" + p.model }
+func (p fixedPolicy) Choose(ReplayRow) string { return p.model }
+
+// pickByPrice is cheapest (lowest price, then smallest) or strongest
+// (highest price, then largest), names breaking the last ties.
+func pickByPrice(models []ReplayModel, strongest bool) string {
+	best := slices.MinFunc(models, func(a, b ReplayModel) int {
+		c := comparePrice(a, b)
+		if strongest {
+			c = -c
+		}
+		if c == 0 {
+			return strings.Compare(a.Name, b.Name)
+		}
+		return c
+	})
+	return best.Name
+}
+
+func comparePrice(a, b ReplayModel) int {
+	pa, pb := a.PriceIn+a.PriceOut, b.PriceIn+b.PriceOut
+	switch {
+	case pa != pb:
+		return cmpFloat(pa, pb)
+	default:
+		return cmpFloat(a.SizeB, b.SizeB)
+	}
+}
+
+func cmpFloat(a, b float64) int {
+	switch {
+	case a < b:
+		return -1
+	case a > b:
+		return 1
+	}
+	return 0
+}
+
+// namedPolicy wraps a choice function with a name.
+type namedPolicy struct {
+	name   string
+	choose func(ReplayRow) string
+}
+
+func (p namedPolicy) Name() string                { return p.name }
+func (p namedPolicy) Choose(row ReplayRow) string { return p.choose(row) }
+
+// randomPolicy picks uniformly, seeded by the question so a replay is
+// reproducible and independent of row order.
+func randomPolicy(models []ReplayModel, seed uint64) ReplayPolicy {
+	return namedPolicy{name: "random", choose: func(row ReplayRow) string {
+		h := fnv.New64a()
+		fmt.Fprintf(h, "%d\x00%s", seed, row.Question)
+		return models[h.Sum64()%uint64(len(models))].Name
+	}}
+}
+
+// oraclePolicy picks the best recorded score, ties to the cheapest.
+func oraclePolicy(models []ReplayModel) ReplayPolicy {
+	return namedPolicy{name: "oracle", choose: func(row ReplayRow) string {
+		best, bestScore, bestCost := "", math.Inf(-1), 0.0
+		for _, m := range models {
+			s, cost := row.Scores[m.Name], ProxyCostUSD(m, row.Question)
+			if s > bestScore || (s == bestScore && cost < bestCost) {
+				best, bestScore, bestCost = m.Name, s, cost
+			}
+		}
+		return best
+	}}
+}
+
+// perTaskBestPolicy picks, per task family, the model with the best mean
+// score on train (ties to the cheaper); unknown families get the best model
+// overall.
+func perTaskBestPolicy(models []ReplayModel, train []ReplayRow) ReplayPolicy {
+	byTask := map[string][]ReplayRow{}
+	for _, r := range train {
+		byTask[r.Task] = append(byTask[r.Task], r)
+	}
+	choice := map[string]string{}
+	for task, rows := range byTask {
+		choice[task] = bestMean(models, rows)
+	}
+	overall := bestMean(models, train)
+	return namedPolicy{name: "per-task-best", choose: func(row ReplayRow) string {
+		if c, ok := choice[row.Task]; ok {
+			return c
+		}
+		return overall
+	}}
+}
+
+func bestMean(models []ReplayModel, rows []ReplayRow) string {
+	best, bestMean := "", math.Inf(-1)
+	var bestModel ReplayModel
+	for _, m := range models {
+		sum := 0.0
+		for _, r := range rows {
+			sum += r.Scores[m.Name]
+		}
+		mean := sum / float64(len(rows))
+		if mean > bestMean || (mean == bestMean && comparePrice(m, bestModel) < 0) {
+			best, bestMean, bestModel = m.Name, mean, m
+		}
+	}
+	return best
+}
+
+// knnPolicy routes with a KNN router trained on the replay set's train split.
+type knnPolicy struct {
+	model   *policies.KNN
+	models  []ReplayModel
+	weights policies.UtilityWeights
+	cache   *predictionCache // shared across the sweep
+}
+
+// predictionCache keeps the router's predictions per question, so a sweep
+// over cost weights predicts each question once.
+type predictionCache struct {
+	model  *policies.KNN
+	models []string
+	byText map[string]map[string]float64
+}
+
+func newPredictionCache(model *policies.KNN, models []ReplayModel) *predictionCache {
+	names := make([]string, len(models))
+	for i, m := range models {
+		names[i] = m.Name
+	}
+	return &predictionCache{model: model, models: names, byText: map[string]map[string]float64{}}
+}
+
+func (c *predictionCache) predict(question string) map[string]float64 {
+	if p, ok := c.byText[question]; ok {
+		return p
+	}
+	p := c.model.Predict(question, c.models)
+	c.byText[question] = p
+	return p
+}
+
+func (p knnPolicy) Name() string { return KNNPolicyName(p.weights.Cost) }
+
+// KNNPolicyName names the knn router at a cost weight.
+func KNNPolicyName(costWeight float64) string {
+	return fmt.Sprintf("knn@%g", costWeight)
+}
+
+func (p knnPolicy) Choose(row ReplayRow) string {
+	cands := make([]policies.KNNCandidate, len(p.models))
+	for i, m := range p.models {
+		cands[i] = policies.KNNCandidate{Name: m.Name, Cost: ProxyCostUSD(m, row.Question), Latency: ModelledLatencySeconds(m)}
+	}
+	c, ok := policies.ChooseByUtility(p.cache.predict(row.Question), cands, p.weights)
+	if !ok {
+		return pickByPrice(p.models, false)
+	}
+	return c.Name
+}
+
+// TrainExamples turns replay rows into KNN training examples.
+func TrainExamples(rows []ReplayRow) []policies.KNNExample {
+	out := make([]policies.KNNExample, len(rows))
+	for i, r := range rows {
+		out[i] = policies.KNNExample{Question: r.Question, Scores: r.Scores}
+	}
+	return out
+}

@@ -1,0 +1,187 @@
+package eval
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/toolhub/toolhub/policies"
+)
+
+// Policy names of the replay environment (besides fixed:MODEL).
+const (
+	CheapestName    = "cheapest"
+	StrongestName   = "strongest"
+	RandomName      = "random"
+	OracleName      = "oracle"
+	PerTaskBestName = "per-task-best"
+	KNNName         = "knn"
+	SinglesName     = "singles" // every fixed:MODEL
+)
+
+// DefaultReplayPolicies is what a replay reports when no list is given.
+var DefaultReplayPolicies = []string{SinglesName, CheapestName, StrongestName, RandomName, OracleName, PerTaskBestName, KNNName}
+
+// DefaultCostWeights is the knn router's default cost-weight sweep.
+var DefaultCostWeights = []float64{0, 0.03, 0.05, 0.07, 0.1, 0.15, 0.2, 0.3, 0.5, 0.7, 1.0}
+
+// ReplayOptions configure a replay.
+type ReplayOptions struct {
+	Policies    []string // names; empty: DefaultReplayPolicies
+	CostWeights []float64
+	Latency     float64 // the knn router's latency weight
+	K           int     // knn neighbours; 0: default
+	Seed        uint64  // for random
+	Base        string  // the reward's base policy; empty: cheapest
+	Preference  policies.PreferenceVector
+}
+
+// DefaultPreference weighs outcome, cost and latency equally and no tool.
+var DefaultPreference = policies.PreferenceVector{Outcome: 1, Cost: 1, Latency: 1}
+
+// BuildReplayPolicies resolves names against the set; "singles" expands to
+// every fixed:MODEL and "knn" to one router per cost weight.
+func BuildReplayPolicies(set *ReplaySet, opts ReplayOptions) ([]ReplayPolicy, error) {
+	names := opts.Policies
+	if len(names) == 0 {
+		names = DefaultReplayPolicies
+	}
+	var out []ReplayPolicy
+	for _, name := range names {
+		switch {
+		case name == SinglesName:
+			for _, m := range set.Models {
+				out = append(out, fixedPolicy{model: m.Name})
+			}
+		case name == KNNName:
+			out = append(out, knnSweep(set, opts)...)
+		default:
+			p, err := baselinePolicy(set, name, opts.Seed)
+			if err != nil {
+				return nil, err
+			}
+			out = append(out, p)
+		}
+	}
+	return out, nil
+}
+
+// knnSweep trains the router on the train split once and returns it at
+// every cost weight.
+func knnSweep(set *ReplaySet, opts ReplayOptions) []ReplayPolicy {
+	cache := newPredictionCache(policies.TrainKNN(TrainExamples(set.Train), opts.K), set.Models)
+	weights := opts.CostWeights
+	if len(weights) == 0 {
+		weights = DefaultCostWeights
+	}
+	out := make([]ReplayPolicy, len(weights))
+	for i, w := range weights {
+		out[i] = knnPolicy{model: cache.model, models: set.Models, cache: cache,
+			weights: policies.UtilityWeights{Cost: w, Latency: opts.Latency}}
+	}
+	return out
+}
+
+func baselinePolicy(set *ReplaySet, name string, seed uint64) (ReplayPolicy, error) {
+	if model, ok := strings.CutPrefix(name, "fixed:"); ok {
+		if _, known := set.Model(model); !known {
+			return nil, fmt.Errorf("policy %q: no such model in %s", name, set.Dir)
+		}
+		return fixedPolicy{model: model}, nil
+	}
+	switch name {
+	case CheapestName:
+		return namedPolicy{name: name, choose: fixedChoice(pickByPrice(set.Models, false))}, nil
+	case StrongestName:
+		return namedPolicy{name: name, choose: fixedChoice(pickByPrice(set.Models, true))}, nil
+	case RandomName:
+		return randomPolicy(set.Models, seed), nil
+	case OracleName:
+		return oraclePolicy(set.Models), nil
+	case PerTaskBestName:
+		return perTaskBestPolicy(set.Models, set.Train), nil
+	}
+	return nil, fmt.Errorf("unknown replay policy %q (want fixed:MODEL, singles, cheapest, strongest, random, oracle, per-task-best or knn)", name)
+}
+
+func fixedChoice(model string) func(ReplayRow) string {
+	return func(ReplayRow) string { return model }
+}
+
+// Replay scores every policy on the set's clean test rows.
+func Replay(set *ReplaySet, opts ReplayOptions) (*Report, error) {
+	pols, err := BuildReplayPolicies(set, opts)
+	if err != nil {
+		return nil, err
+	}
+	baseName := opts.Base
+	if baseName == "" {
+		baseName = CheapestName
+	}
+	base, err := findOrBuild(set, pols, baseName, opts.Seed)
+	if err != nil {
+		return nil, fmt.Errorf("base policy: %w", err)
+	}
+	pref := opts.Preference
+	if pref.Outcome == 0 && pref.Cost == 0 && pref.Latency == 0 && len(pref.Tools) == 0 {
+		pref = DefaultPreference
+	}
+	rep := &Report{Kind: "replay", Source: set.Dir, Tasks: len(set.Test), Base: base.Name(), Preference: pref,
+		Notes: []string{fmt.Sprintf("%d test rows also in train were dropped", set.Dropped), CostModelNote, LatencyModelNote}}
+	for _, p := range pols {
+		rep.Policies = append(rep.Policies, replayOne(set, p, base, pref))
+	}
+	markFrontier(rep.Policies)
+	rep.Sweep = summariseSweep(rep.Policies)
+	return rep, nil
+}
+
+func findOrBuild(set *ReplaySet, pols []ReplayPolicy, name string, seed uint64) (ReplayPolicy, error) {
+	for _, p := range pols {
+		if p.Name() == name {
+			return p, nil
+		}
+	}
+	return baselinePolicy(set, name, seed)
+}
+
+// replayOne answers each of p's choices from the record.
+func replayOne(set *ReplaySet, p, base ReplayPolicy, pref policies.PreferenceVector) PolicyResult {
+	res := PolicyResult{Name: p.Name(), Family: familyOf(p), Tasks: len(set.Test), Calls: map[string]float64{}}
+	if k, ok := p.(knnPolicy); ok {
+		w := k.weights.Cost
+		res.CostWeight = &w
+	}
+	for _, row := range set.Test {
+		v := replayVector(set, row, p.Choose(row))
+		res.Accuracy += v.Outcome
+		res.CostUSD -= v.Cost
+		res.LatencyS -= v.Latency
+		for m := range v.Tools {
+			res.Calls[m]++
+		}
+		res.Reward += policies.EvalReward(v, replayVector(set, row, base.Choose(row)), pref)
+	}
+	n := float64(len(set.Test))
+	res.Accuracy, res.CostUSD, res.LatencyS, res.Reward = res.Accuracy/n, res.CostUSD/n, res.LatencyS/n, res.Reward/n
+	for m := range res.Calls {
+		res.Calls[m] /= n
+	}
+	return res
+}
+
+// replayVector is the reward vector of answering row with model.
+func replayVector(set *ReplaySet, row ReplayRow, model string) policies.RewardVector {
+	m, _ := set.Model(model)
+	return policies.RewardVector{Tools: map[string]float64{model: 1}, Outcome: row.Scores[model],
+		Cost: -ProxyCostUSD(m, row.Question), Latency: -ModelledLatencySeconds(m)}
+}
+
+func familyOf(p ReplayPolicy) string {
+	switch p.(type) {
+	case fixedPolicy:
+		return FamilySingle
+	case knnPolicy:
+		return FamilyRouter
+	}
+	return FamilyBaseline
+}

@@ -1,0 +1,88 @@
+package eval
+
+import (
+	"slices"
+
+	"github.com/toolhub/toolhub/policies"
+)
+
+// PolicyResult is one row of a report: a policy's accuracy, cost, latency,
+// tool use and preference reward over the tasks it ran.
+type PolicyResult struct {
+	Name       string             `json:"name"`
+	Family     string             `json:"family"`                // single, baseline or router
+	CostWeight *float64           `json:"cost_weight,omitempty"` // routers swept over cost weights
+	Tasks      int                `json:"tasks"`                 // graded episodes
+	Accuracy   float64            `json:"accuracy"`              // mean score in [0,1]
+	CostUSD    float64            `json:"cost_usd"`              // mean USD per task
+	LatencyS   float64            `json:"latency_s"`             // mean seconds per task
+	Calls      map[string]float64 `json:"calls_per_task"`        // mean calls per task, per tool or model
+	Reward     float64            `json:"reward"`                // mean Appendix L reward against the base
+	Failed     int                `json:"failed,omitempty"`      // episodes that ended without an answer
+	OnFrontier bool               `json:"on_frontier"`           // not dominated in accuracy and cost
+}
+
+// Report is an evaluation in the paper's shape.
+type Report struct {
+	Kind       string                    `json:"kind"` // replay or live
+	Source     string                    `json:"source"`
+	Tasks      int                       `json:"tasks"`
+	Base       string                    `json:"base"` // the reward's base policy
+	Preference policies.PreferenceVector `json:"preference"`
+	Notes      []string                  `json:"notes,omitempty"`
+	Policies   []PolicyResult            `json:"policies"`
+	Sweep      *SweepSummary             `json:"sweep,omitempty"`
+	Command    string                    `json:"command,omitempty"` // how to reproduce it
+}
+
+// Point is one (cost, accuracy) pair.
+type Point struct {
+	CostUSD  float64 `json:"cost_usd"`
+	Accuracy float64 `json:"accuracy"`
+}
+
+// Find returns the result called name.
+func (r *Report) Find(name string) (PolicyResult, bool) {
+	i := slices.IndexFunc(r.Policies, func(p PolicyResult) bool { return p.Name == name })
+	if i < 0 {
+		return PolicyResult{}, false
+	}
+	return r.Policies[i], true
+}
+
+// markFrontier flags the Pareto frontier: policies no other policy beats on
+// accuracy without costing more, or on cost without being less accurate.
+// The oracle is left out: it is a bound, not a policy.
+func markFrontier(results []PolicyResult) {
+	for i := range results {
+		results[i].OnFrontier = results[i].Name != OracleName
+		if !results[i].OnFrontier {
+			continue
+		}
+		for j, o := range results {
+			if j == i || o.Name == OracleName {
+				continue
+			}
+			if dominates(o, results[i]) {
+				results[i].OnFrontier = false
+				break
+			}
+		}
+	}
+}
+
+func dominates(a, b PolicyResult) bool {
+	return a.Accuracy >= b.Accuracy && a.CostUSD <= b.CostUSD && (a.Accuracy > b.Accuracy || a.CostUSD < b.CostUSD)
+}
+
+// Frontier returns the frontier's points by increasing cost.
+func (r *Report) Frontier() []Point {
+	var pts []Point
+	for _, p := range r.Policies {
+		if p.OnFrontier {
+			pts = append(pts, Point{CostUSD: p.CostUSD, Accuracy: p.Accuracy})
+		}
+	}
+	slices.SortFunc(pts, func(a, b Point) int { return cmpFloat(a.CostUSD, b.CostUSD) })
+	return pts
+}

@@ -1,0 +1,30 @@
+package main
+
+import (
+	"context"
+	"log/slog"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/toolhub/toolhub/cmd/internal/builtin"
+	"github.com/toolhub/toolhub/cmd/internal/config"
+	"github.com/toolhub/toolhub/retriever"
+)
+
+// indexOpener opens the configured document index for the documents tools,
+// BM25 only: documents.dir, or <data>/toolhub/index.
+func indexOpener(docs config.Documents, data string, log *slog.Logger) builtin.IndexOpener {
+	return func(context.Context) (*retriever.Index, error) {
+		dir := filepath.Join(data, "toolhub", "index")
+		if docs.Dir != "" {
+			dir = docs.Dir
+			if rest, ok := strings.CutPrefix(dir, "~/"); ok {
+				if home, err := os.UserHomeDir(); err == nil {
+					dir = filepath.Join(home, rest)
+				}
+			}
+		}
+		return retriever.Open(dir, retriever.Options{Logger: log})
+	}
+}

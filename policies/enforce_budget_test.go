@@ -1,0 +1,131 @@
+package policies_test
+
+import (
+	"context"
+	"testing"
+	"time"
+
+	"github.com/toolhub/toolhub/hub"
+	sm "github.com/toolhub/toolhub/internal/scriptedmodel"
+	"github.com/toolhub/toolhub/policies"
+)
+
+// limitsWorld is a local scripted orchestrator priced priceIn/priceOut USD
+// per 1M tokens over the local kv__get, which costs toolUSD per call.
+func limitsWorld(t *testing.T, priceIn, priceOut, toolUSD float64, script ...sm.Reply) (*hub.Episodes, *sm.Server, *recorder) {
+	t.Helper()
+	orch := scripted(t, script...)
+	kv := &recorder{}
+	spec := kvServer(kv)
+	spec.CostPerCall = toolUSD
+	h := startHub(t, spec)
+	ep := orchestratorEndpoint(orch.URL() + "/v1")
+	ep.PriceIn, ep.PriceOut = priceIn, priceOut
+	eps, _ := newEpisodes(t, h, "orch", ep)
+	return eps, orch, kv
+}
+
+func getKey(key string) sm.Reply {
+	return sm.ToolCallReply("read "+key, "kv__get", `{"key":"`+key+`"}`).WithUsage(10000, 0)
+}
+
+func runLimited(t *testing.T, eps *hub.Episodes, prefs policies.Preferences) *hub.Run {
+	t.Helper()
+	task := policies.PrepareTask(hub.Task{Text: "Read the keys.", Mode: hub.ModeTools}, prefs, eps)
+	run, err := eps.Run(context.Background(), task, &policies.Orchestrator{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return run
+}
+
+// Budget $0.025, free orchestrator, kv__get at $0.01 a call: two calls
+// spend $0.02; the third would make $0.03 and is refused before it runs.
+func TestBudgetRefusesToolCallBeforeItRuns(t *testing.T) {
+	eps, orch, kv := limitsWorld(t, 0, 0, 0.01, getKey("k1"), getKey("k2"), getKey("k3"), sm.RawTextReply("<message>done</message>"))
+	run := runLimited(t, eps, policies.Preferences{Privacy: policies.PrivacyAny, BudgetUSD: 0.025})
+	if run.Status != hub.RunBudgetExhausted || !approx(run.Totals.USD, 0.02) || len(kv.calls()) != 2 {
+		t.Fatalf("status %s, spent %v, %d tool calls", run.Status, run.Totals.USD, len(kv.calls()))
+	}
+	want := "budget: tool kv__get would cost about $0.01 with $0.02 of the $0.025 budget spent"
+	if run.Error != want {
+		t.Fatalf("error %q, want %q", run.Error, want)
+	}
+	if run.Answer != "value-of-k2" || !run.Partial {
+		t.Fatalf("partial answer %q (partial %v)", run.Answer, run.Partial)
+	}
+	if n := len(orch.Requests()); n != 3 {
+		t.Fatalf("%d orchestrator requests, want 3", n)
+	}
+}
+
+// Budget $0.015, orchestrator at $1 per 1M input tokens, each reply
+// billed 10,000 prompt tokens = $0.01: the check before turn 2 passes
+// (about $0.001 expected on top of $0.01), the real cost after it makes
+// $0.02, and the episode stops before the tool call that reply asked for.
+func TestBudgetStopsAfterTheRealCost(t *testing.T) {
+	eps, orch, kv := limitsWorld(t, 1, 0, 0, getKey("k1"), getKey("k2"), sm.RawTextReply("<message>done</message>"))
+	run := runLimited(t, eps, policies.Preferences{Privacy: policies.PrivacyAny, BudgetUSD: 0.015})
+	if run.Status != hub.RunBudgetExhausted || !approx(run.Totals.USD, 0.02) || run.Totals.ModelCalls != 2 {
+		t.Fatalf("status %s, spent %v, %d model calls", run.Status, run.Totals.USD, run.Totals.ModelCalls)
+	}
+	if want := "budget: $0.02 of the $0.015 budget is spent"; run.Error != want {
+		t.Fatalf("error %q, want %q", run.Error, want)
+	}
+	if got := kv.calls(); len(got) != 1 || got[0]["key"] != "k1" {
+		t.Fatalf("tool calls %v, want only k1", got)
+	}
+	if run.Answer != "value-of-k1" || !run.Partial || len(orch.Requests()) != 2 {
+		t.Fatalf("answer %q, %d requests", run.Answer, len(orch.Requests()))
+	}
+}
+
+// Budget $0.005, orchestrator at $1 per 1M output tokens: tool mode asks
+// for up to 8,000 tokens, an expected $0.008, so the first request is never
+// sent.
+func TestBudgetRefusesModelCallOnExpectedCost(t *testing.T) {
+	eps, orch, _ := limitsWorld(t, 0, 1, 0, getKey("k1"))
+	run := runLimited(t, eps, policies.Preferences{Privacy: policies.PrivacyAny, BudgetUSD: 0.005})
+	if run.Status != hub.RunBudgetExhausted || run.Totals.USD != 0 || len(orch.Requests()) != 0 {
+		t.Fatalf("status %s, spent %v, %d requests", run.Status, run.Totals.USD, len(orch.Requests()))
+	}
+	if want := "budget: model orch would cost about $0.008 with $0 of the $0.005 budget spent"; run.Error != want {
+		t.Fatalf("error %q, want %q", run.Error, want)
+	}
+	if run.Answer != "" || run.Partial {
+		t.Fatalf("an answer without any result: %q", run.Answer)
+	}
+}
+
+// A per-call override lowers the saved budget: $1 saved, $0.025 asked.
+func TestBudgetOverrideTightens(t *testing.T) {
+	eps, _, kv := limitsWorld(t, 0, 0, 0.01, getKey("k1"), getKey("k2"), getKey("k3"), sm.RawTextReply("<message>done</message>"))
+	saved := policies.Preferences{Privacy: policies.PrivacyAny, BudgetUSD: 1}
+	run := runLimited(t, eps, saved.Tighten(policies.Override{}.WithBudget(0.025)))
+	if run.Status != hub.RunBudgetExhausted || len(kv.calls()) != 2 {
+		t.Fatalf("status %s after %d calls", run.Status, len(kv.calls()))
+	}
+}
+
+// Deadline 500ms: turn 1 reads k1, the reply of turn 2 is held back far
+// longer; the episode ends as "deadline" with k1's value as its partial
+// answer, not as "cancelled".
+func TestDeadlineEndsWithPartialAnswer(t *testing.T) {
+	eps, _, kv := limitsWorld(t, 0, 0, 0.01, getKey("k1"), getKey("k2").WithDelay(time.Minute))
+	run := runLimited(t, eps, policies.Preferences{Privacy: policies.PrivacyAny, Deadline: policies.Duration(500 * time.Millisecond)})
+	if run.Status != hub.RunDeadline || run.Error != "the deadline of 500ms passed" {
+		t.Fatalf("status %s: %s", run.Status, run.Error)
+	}
+	if run.Answer != "value-of-k1" || !run.Partial || len(kv.calls()) != 1 || !approx(run.Totals.USD, 0.01) {
+		t.Fatalf("answer %q, %d calls, spent %v", run.Answer, len(kv.calls()), run.Totals.USD)
+	}
+}
+
+// max_turns 2 in the preferences: two tool turns, then "no answer".
+func TestMaxTurnsFromPreferences(t *testing.T) {
+	eps, _, _ := limitsWorld(t, 0, 0, 0, getKey("k1"), getKey("k2"), getKey("k3"))
+	run := runLimited(t, eps, policies.Preferences{Privacy: policies.PrivacyAny, MaxTurns: 2})
+	if run.Status != hub.RunNoAnswer || run.Totals.Turns != 2 {
+		t.Fatalf("status %s after %d turns", run.Status, run.Totals.Turns)
+	}
+}

@@ -1,0 +1,193 @@
+package policies
+
+import (
+	"math"
+	"slices"
+	"strings"
+	"unicode"
+)
+
+// KNNExample is one past task with the outcome each candidate model had on
+// it (a score in [0,1]; candidates that never ran it are absent).
+type KNNExample struct {
+	Question string             `json:"question"`
+	Scores   map[string]float64 `json:"scores"`
+}
+
+// KNN predicts each candidate's success on a new task from the outcomes of
+// its nearest past tasks: tasks are TF-IDF bags of words (sublinear term
+// frequency, smoothed IDF, L2-normalised), similarity is cosine, and a
+// candidate's predicted success is the similarity-weighted mean of its
+// scores over the K nearest examples that have a score for it.
+type KNN struct {
+	K        int
+	examples []KNNExample
+	idf      map[string]float64
+	postings map[string][]posting // term → (example, weight)
+}
+
+type posting struct {
+	doc    int
+	weight float64
+}
+
+// DefaultKNNNeighbours caps K when none is given; chosen on a held-out
+// fifth of the routing set's train split (never on its test split).
+const DefaultKNNNeighbours = 200
+
+// defaultK is about 4% of the examples (so a small training file does not
+// average over unrelated tasks), at least 1 and at most DefaultKNNNeighbours.
+func defaultK(examples int) int {
+	return min(DefaultKNNNeighbours, max(1, examples/25))
+}
+
+// TrainKNN indexes the examples. k ≤ 0 picks K from the number of
+// examples (see defaultK).
+func TrainKNN(examples []KNNExample, k int) *KNN {
+	if k <= 0 {
+		k = defaultK(len(examples))
+	}
+	m := &KNN{K: k, examples: examples, idf: map[string]float64{}, postings: map[string][]posting{}}
+	df := map[string]int{}
+	counts := make([]map[string]int, len(examples))
+	for i, ex := range examples {
+		counts[i] = termCounts(ex.Question)
+		for t := range counts[i] {
+			df[t]++
+		}
+	}
+	n := float64(len(examples))
+	for t, d := range df {
+		m.idf[t] = math.Log((1+n)/(1+float64(d))) + 1
+	}
+	for i, c := range counts {
+		for t, w := range m.weigh(c) {
+			m.postings[t] = append(m.postings[t], posting{doc: i, weight: w})
+		}
+	}
+	return m
+}
+
+// Len is the number of training examples.
+func (m *KNN) Len() int { return len(m.examples) }
+
+// Candidates lists every candidate with at least one training score, sorted.
+func (m *KNN) Candidates() []string {
+	seen := map[string]bool{}
+	for _, ex := range m.examples {
+		for c := range ex.Scores {
+			seen[c] = true
+		}
+	}
+	out := make([]string, 0, len(seen))
+	for c := range seen {
+		out = append(out, c)
+	}
+	slices.Sort(out)
+	return out
+}
+
+// weigh turns term counts into an L2-normalised TF-IDF vector; terms unseen
+// in training carry no weight.
+func (m *KNN) weigh(counts map[string]int) map[string]float64 {
+	vec := make(map[string]float64, len(counts))
+	norm := 0.0
+	for t, c := range counts {
+		idf, ok := m.idf[t]
+		if !ok {
+			continue
+		}
+		w := (1 + math.Log(float64(c))) * idf
+		vec[t] = w
+		norm += w * w
+	}
+	norm = math.Sqrt(norm)
+	for t := range vec {
+		vec[t] /= norm
+	}
+	return vec
+}
+
+// Neighbour is a training example and its cosine similarity to a query.
+type Neighbour struct {
+	Index      int
+	Similarity float64
+}
+
+// Nearest returns the k most similar training examples, most similar first
+// (ties by lower index), leaving out those with no shared term.
+func (m *KNN) Nearest(question string, k int) []Neighbour {
+	if k <= 0 {
+		return nil
+	}
+	sims := make([]float64, len(m.examples))
+	for t, w := range m.weigh(termCounts(question)) {
+		for _, p := range m.postings[t] {
+			sims[p.doc] += w * p.weight
+		}
+	}
+	out := make([]Neighbour, 0, k+1)
+	for i, s := range sims {
+		if s <= 0 {
+			continue
+		}
+		out = insertNeighbour(out, Neighbour{Index: i, Similarity: s}, k)
+	}
+	return out
+}
+
+// insertNeighbour keeps nbs sorted, most similar first, and at most k long.
+func insertNeighbour(nbs []Neighbour, nb Neighbour, k int) []Neighbour {
+	if len(nbs) == k && nb.Similarity <= nbs[k-1].Similarity {
+		return nbs
+	}
+	i, _ := slices.BinarySearchFunc(nbs, nb, func(a, b Neighbour) int {
+		switch {
+		case a.Similarity > b.Similarity:
+			return -1
+		case a.Similarity < b.Similarity:
+			return 1
+		}
+		return a.Index - b.Index
+	})
+	nbs = slices.Insert(nbs, i, nb)
+	if len(nbs) > k {
+		nbs = nbs[:k]
+	}
+	return nbs
+}
+
+// Predict returns each allowed candidate's predicted success on question.
+// A candidate no neighbour has a score for is left out.
+func (m *KNN) Predict(question string, allowed []string) map[string]float64 {
+	num := map[string]float64{}
+	den := map[string]float64{}
+	for _, nb := range m.Nearest(question, m.K) {
+		for _, c := range allowed {
+			s, ok := m.examples[nb.Index].Scores[c]
+			if !ok {
+				continue
+			}
+			num[c] += nb.Similarity * s
+			den[c] += nb.Similarity
+		}
+	}
+	out := make(map[string]float64, len(den))
+	for c, d := range den {
+		if d > 0 {
+			out[c] = num[c] / d
+		}
+	}
+	return out
+}
+
+// termCounts splits text into lower-case words of letters or digits.
+func termCounts(text string) map[string]int {
+	counts := map[string]int{}
+	for _, w := range strings.FieldsFunc(strings.ToLower(text), func(r rune) bool {
+		return !unicode.IsLetter(r) && !unicode.IsDigit(r)
+	}) {
+		counts[w]++
+	}
+	return counts
+}

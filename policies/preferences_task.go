@@ -1,0 +1,28 @@
+package policies
+
+import (
+	"time"
+
+	"github.com/toolhub/toolhub/hub"
+)
+
+// PrepareTask puts p on a task for eps: the guard (NewGuard over eps's
+// catalog and models), the preference sentence of what that guard offers,
+// and the budget, deadline and turn limit. A budget, deadline or turn limit
+// already on the task is kept when it is lower. Any guard already on the
+// task is replaced.
+func PrepareTask(task hub.Task, p Preferences, eps *hub.Episodes) hub.Task {
+	task.Guard = NewGuard(p, GuardScope{Tools: eps.Catalog(), Models: eps.Models().List(), Orchestrator: eps.Orchestrator()})
+	task.BudgetUSD = lowerLimit(task.BudgetUSD, p.BudgetUSD)
+	task.Deadline = time.Duration(lowerLimit(float64(task.Deadline), float64(p.Deadline)))
+	if task.MaxTurns <= 0 || task.MaxTurns > p.Turns() {
+		task.MaxTurns = p.Turns()
+	}
+	mode := task.Mode
+	if mode == "" {
+		mode = hub.ModeResearch
+	}
+	tools, models := eps.Offered(task)
+	task.Preference = Sentence(p, mode, models, tools)
+	return task
+}

@@ -1,0 +1,70 @@
+package ui
+
+import (
+	"context"
+	"time"
+)
+
+// Backend is everything the desktop shows and changes. Each tab sees only
+// its own small part of it.
+type Backend interface {
+	HeaderBackend
+	PreferencesBackend
+	ServersBackend
+	DocumentsBackend
+	RunsBackend
+}
+
+// HeaderBackend feeds the header: the MCP endpoint and the orchestrator.
+type HeaderBackend interface {
+	// Endpoint describes the MCP endpoint clients connect to.
+	Endpoint() Endpoint
+	// OrchestratorHealth probes the orchestrator model; it may take a while.
+	OrchestratorHealth(ctx context.Context) OrchestratorHealth
+}
+
+// PreferencesBackend reads, saves and explains the routing preferences.
+type PreferencesBackend interface {
+	Preferences(ctx context.Context) (Preferences, error)
+	// SavePreferences writes p; the running hub applies it at once.
+	SavePreferences(ctx context.Context, p Preferences) error
+	// Preview says what the orchestrator would be told and offered under p.
+	Preview(ctx context.Context, p Preferences) (PreferencesPreview, error)
+}
+
+// ServersBackend lists and manages downstream servers and model endpoints.
+type ServersBackend interface {
+	Servers(ctx context.Context) ([]ServerInfo, error)
+	SetServerEnabled(ctx context.Context, name string, enabled bool) error
+	RestartServer(ctx context.Context, name string) error
+	// AddServersJSON adds the servers of a pasted mcpServers snippet and
+	// returns their names.
+	AddServersJSON(ctx context.Context, snippet string) ([]string, error)
+	// ImportClientConfig adds the servers of a client's config file.
+	ImportClientConfig(ctx context.Context, path string) ([]string, error)
+}
+
+// DocumentsBackend drives the local document index.
+type DocumentsBackend interface {
+	DocumentRoots(ctx context.Context) ([]string, error)
+	// Ingest indexes paths, reporting progress as it goes (from any goroutine).
+	Ingest(ctx context.Context, paths []string, progress func(IngestProgress)) (IngestSummary, error)
+	IndexStats(ctx context.Context) (IndexStats, error)
+	Search(ctx context.Context, query string, k int) ([]SearchHit, error)
+}
+
+// RunsBackend runs tasks and reads the run history.
+type RunsBackend interface {
+	// Run runs one task until it ends or ctx is cancelled, calling onStep
+	// (from any goroutine) for every step as it happens.
+	Run(ctx context.Context, req RunRequest, onStep func(RunStep)) (RunDetail, error)
+	// History lists past runs, newest first, whose task contains query.
+	History(ctx context.Context, query string, limit int) ([]RunSummary, error)
+	RunDetail(ctx context.Context, id string) (RunDetail, error)
+}
+
+// Defaults for how often the desktop polls and how long a backend call may take.
+const (
+	defaultPollEvery   = 2 * time.Second
+	defaultCallTimeout = 30 * time.Second
+)

@@ -1,0 +1,122 @@
+package ui
+
+import (
+	"time"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/container"
+	"fyne.io/fyne/v2/theme"
+)
+
+// Options tune the desktop. The zero value is what the app uses.
+type Options struct {
+	// Post runs a function on the UI goroutine; nil means fyne.Do. Tests
+	// pass a Queue's Post.
+	Post func(func())
+	// PollEvery is how often server states and health are refreshed.
+	PollEvery time.Duration
+	// CallTimeout bounds one backend call (not runs or ingests).
+	CallTimeout time.Duration
+	// Title is the window title (default "toolhub").
+	Title string
+}
+
+// Tab titles, in order.
+const (
+	TabPreferences = "Preferences"
+	TabServers     = "Servers and models"
+	TabDocuments   = "Documents"
+	TabRuns        = "Runs"
+)
+
+// Desktop is the toolhub window: a header over four tabs.
+type Desktop struct {
+	App       fyne.App
+	Window    fyne.Window
+	Header    *Header
+	Prefs     *PreferencesTab
+	Servers   *ServersTab
+	Documents *DocumentsTab
+	Runs      *RunsTab
+	Tabs      *container.AppTabs
+	// KeepRunning hides the window on close instead of quitting.
+	KeepRunning bool
+
+	opts   Options
+	bridge *bridge
+}
+
+// New builds the window over b. Nothing is loaded until Start.
+func New(a fyne.App, b Backend, opts Options) *Desktop {
+	if opts.PollEvery <= 0 {
+		opts.PollEvery = defaultPollEvery
+	}
+	if opts.Title == "" {
+		opts.Title = "toolhub"
+	}
+	d := &Desktop{App: a, opts: opts, bridge: newBridge(opts.Post, opts.CallTimeout)}
+	d.Window = a.NewWindow(opts.Title)
+	d.Header = newHeader(a, b, d.bridge)
+	d.Prefs = newPreferencesTab(b, d.bridge, d.Header.setPrivacy)
+	d.Servers = newServersTab(b, d.bridge, d.Window)
+	d.Documents = newDocumentsTab(b, d.bridge, d.Window)
+	d.Runs = newRunsTab(b, d.bridge)
+	d.Tabs = container.NewAppTabs(
+		container.NewTabItemWithIcon(TabPreferences, theme.SettingsIcon(), d.Prefs.object),
+		container.NewTabItemWithIcon(TabServers, theme.ComputerIcon(), d.Servers.object),
+		container.NewTabItemWithIcon(TabDocuments, theme.DocumentIcon(), d.Documents.object),
+		container.NewTabItemWithIcon(TabRuns, theme.MediaPlayIcon(), d.Runs.object),
+	)
+	d.Window.SetContent(container.NewBorder(d.Header.object, nil, nil, nil, d.Tabs))
+	d.restoreWindow()
+	d.addShortcuts()
+	d.Window.SetCloseIntercept(d.closeRequested)
+	return d
+}
+
+// Start loads every tab and starts polling server states and health.
+func (d *Desktop) Start() {
+	d.Header.load()
+	d.Prefs.load()
+	d.Servers.refresh()
+	d.Documents.load()
+	d.Runs.load()
+	d.bridge.every(d.opts.PollEvery, func() {
+		d.bridge.onUI(func() {
+			d.Servers.refresh()
+			d.Prefs.refreshPreview()
+		})
+	})
+	d.bridge.every(10*d.opts.PollEvery, func() { d.bridge.onUI(d.Header.probe) })
+}
+
+// Select shows the tab with the given title.
+func (d *Desktop) Select(title string) {
+	for _, item := range d.Tabs.Items {
+		if item.Text == title {
+			d.Tabs.Select(item)
+		}
+	}
+}
+
+// Quit stops the desktop and the app; safe from any goroutine.
+func (d *Desktop) Quit() {
+	d.bridge.onUI(func() {
+		d.Stop()
+		d.App.Quit()
+	})
+}
+
+// Stop cancels backend calls and polling.
+func (d *Desktop) Stop() { d.bridge.close() }
+
+// closeRequested hides the window when KeepRunning is set, else quits.
+func (d *Desktop) closeRequested() {
+	d.saveWindow()
+	if d.KeepRunning {
+		d.Window.Hide()
+		return
+	}
+	d.Stop()
+	d.App.Quit()
+}

@@ -1,0 +1,178 @@
+package ui
+
+import (
+	"context"
+	"fmt"
+	"image/color"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/container"
+	"fyne.io/fyne/v2/theme"
+	"fyne.io/fyne/v2/widget"
+)
+
+// RunsTab runs tasks with live steps, and shows the history, one run's
+// detail and charts of spend and tool use.
+type RunsTab struct {
+	Task      *widget.Entry
+	Mode      *widget.Select
+	RunButton *widget.Button
+	CancelBtn *widget.Button
+	State     *widget.Label
+	Steps     *fyne.Container
+	Answer    *widget.Label
+	History   *runHistory
+	Spend     *BarChart
+	Mix       *BarChart
+
+	running bool
+	started bool              // a run was started here: the newest stored run is not shown over it
+	scroll  *container.Scroll // holds the steps and the answer
+	cancel  context.CancelFunc
+	backend RunsBackend
+	bridge  *bridge
+	object  fyne.CanvasObject
+}
+
+var (
+	spendColor = color.NRGBA{R: 0x3b, G: 0x82, B: 0xf6, A: 0xff}
+	mixColor   = color.NRGBA{R: 0x8b, G: 0x5c, B: 0xf6, A: 0xff}
+)
+
+func newRunsTab(backend RunsBackend, br *bridge) *RunsTab {
+	t := &RunsTab{Task: widget.NewMultiLineEntry(), Mode: widget.NewSelect(RunModes, nil),
+		State: widget.NewLabel("Ready"), Steps: container.NewVBox(), Answer: widget.NewLabel(""),
+		Spend:   NewBarChart("Spend per day (USD)", true, spendColor),
+		Mix:     NewBarChart("Calls per tool and model (selected run)", false, mixColor),
+		backend: backend, bridge: br}
+	t.Task.SetPlaceHolder("Describe a task, e.g. “Summarise what my notes say about the Q3 launch”")
+	t.Task.SetMinRowsVisible(3)
+	t.Task.Wrapping = fyne.TextWrapWord
+	t.Mode.SetSelected(RunModes[0])
+	t.Answer.Wrapping = fyne.TextWrapWord
+	t.RunButton = widget.NewButtonWithIcon("Run", theme.MediaPlayIcon(), t.StartRun)
+	t.RunButton.Importance = widget.HighImportance
+	t.CancelBtn = widget.NewButtonWithIcon("Cancel", theme.CancelIcon(), t.CancelRun)
+	t.CancelBtn.Disable()
+	t.History = newRunHistory(backend, br, t.showDetail)
+	t.object = t.layout()
+	return t
+}
+
+func (t *RunsTab) layout() fyne.CanvasObject {
+	controls := container.NewHBox(widget.NewLabel("Mode"), t.Mode, t.RunButton, t.CancelBtn, t.State)
+	stepsCard := widget.NewCard("Steps", "", t.Steps)
+	answerCard := widget.NewCard("Answer", "", t.Answer)
+	t.scroll = container.NewVScroll(container.NewVBox(stepsCard, answerCard))
+	left := container.NewBorder(container.NewVBox(t.Task, controls), nil, nil, nil, t.scroll)
+	charts := container.NewGridWithColumns(2, t.Spend, t.Mix)
+	right := container.NewVSplit(t.History.object, charts)
+	right.Offset = 0.55
+	split := container.NewHSplit(left, right)
+	split.Offset = 0.5
+	return split
+}
+
+// StartRun runs the typed task; steps arrive live from the backend.
+func (t *RunsTab) StartRun() {
+	req := RunRequest{Task: t.Task.Text, Mode: t.Mode.Selected}
+	if t.running || req.Task == "" {
+		if req.Task == "" {
+			t.State.SetText("Type a task first")
+		}
+		return
+	}
+	t.running, t.started = true, true
+	t.RunButton.Disable()
+	t.CancelBtn.Enable()
+	t.Steps.RemoveAll()
+	t.Answer.SetText("")
+	t.State.SetText("Running…")
+	ctx, cancel := t.bridge.cancellable()
+	t.cancel = cancel
+	go func() {
+		defer cancel()
+		onStep := func(s RunStep) { t.bridge.onUI(func() { t.addStep(s) }) }
+		detail, err := t.backend.Run(ctx, req, onStep)
+		t.bridge.onUI(func() { t.finished(detail, err) })
+	}()
+}
+
+// RunTask types task and runs it.
+func (t *RunsTab) RunTask(task string) {
+	t.Task.SetText(task)
+	t.StartRun()
+}
+
+// CancelRun cancels the running task.
+func (t *RunsTab) CancelRun() {
+	if t.cancel != nil {
+		t.State.SetText("Cancelling…")
+		t.cancel()
+	}
+}
+
+func (t *RunsTab) addStep(s RunStep) {
+	t.Steps.Add(stepLabel(s))
+	t.State.SetText(fmt.Sprintf("Running… %d steps", len(t.Steps.Objects)))
+	t.relayout()
+}
+
+func stepLabel(s RunStep) *widget.Label {
+	text := fmt.Sprintf("%2d  %-11s %-28s %-6s %7s  %s", s.Index+1, s.Kind, shorten(s.Name, 28),
+		s.Locality, wall(s.Wall), usd(s.USD))
+	if s.Error != "" {
+		text += "  ✗ " + shorten(s.Error, 60)
+	}
+	l := widget.NewLabel(text)
+	l.TextStyle.Monospace = true
+	return l
+}
+
+func (t *RunsTab) finished(d RunDetail, err error) {
+	t.running = false
+	t.RunButton.Enable()
+	t.CancelBtn.Disable()
+	status := d.Status
+	if status == "" && err != nil {
+		status = "failed"
+	}
+	t.State.SetText(fmt.Sprintf("%s · %s · %s · %d tool calls", orDash(status), usd(d.USD), wall(d.Wall), d.ToolCalls))
+	switch {
+	case d.Answer != "":
+		t.Answer.SetText(d.Answer)
+	case err != nil:
+		t.Answer.SetText("No answer: " + err.Error())
+	case d.Error != "":
+		t.Answer.SetText("No answer: " + d.Error)
+	}
+	if d.ID != "" {
+		t.History.Detail.SetText(describeRun(d))
+		t.Mix.SetBars(toolMix(d.Steps))
+	}
+	t.relayout()
+	t.History.reload()
+}
+
+// relayout grows the scrolled steps and answer to their new size.
+func (t *RunsTab) relayout() {
+	t.scroll.Content.Refresh()
+	t.scroll.Refresh()
+	t.scroll.ScrollToBottom()
+}
+
+// showDetail shows a run from the history: one the user picked, or the
+// newest stored one unless a run was started here meanwhile.
+func (t *RunsTab) showDetail(d RunDetail, auto bool) {
+	if auto && t.started {
+		return
+	}
+	t.History.Detail.SetText(describeRun(d))
+	t.Mix.SetBars(toolMix(d.Steps))
+}
+
+// load fills the history and the spend chart.
+func (t *RunsTab) load() {
+	t.History.onLoaded = func(runs []RunSummary) { t.Spend.SetBars(spendPerDay(runs, 10)) }
+	t.History.reload()
+}

@@ -1,0 +1,174 @@
+package ui
+
+import "time"
+
+// Privacy is where tools and models may run.
+type Privacy string
+
+// The three privacy choices.
+const (
+	PrivacyLocalOnly   Privacy = "local-only"
+	PrivacyPreferLocal Privacy = "prefer-local"
+	PrivacyAny         Privacy = "any"
+)
+
+// Weight is how much the orchestrator should favour one tool or model.
+type Weight string
+
+// The four weights.
+const (
+	WeightPrefer  Weight = "prefer"
+	WeightNeutral Weight = "neutral"
+	WeightAvoid   Weight = "avoid"
+	WeightOff     Weight = "off"
+)
+
+// Preferences are the user's routing preferences.
+type Preferences struct {
+	Privacy       Privacy
+	CostWeight    float64 // 0 (ignore cost) to 1 (cost matters most)
+	LatencyWeight float64 // 0 to 1
+	BudgetUSD     float64 // per task; 0 = no budget
+	Tools         map[string]Weight
+	Models        map[string]Weight
+}
+
+// clone copies p so that maps are not shared.
+func (p Preferences) clone() Preferences {
+	c := p
+	c.Tools = make(map[string]Weight, len(p.Tools))
+	for k, v := range p.Tools {
+		c.Tools[k] = v
+	}
+	c.Models = make(map[string]Weight, len(p.Models))
+	for k, v := range p.Models {
+		c.Models[k] = v
+	}
+	return c
+}
+
+// PreferencesPreview is what the orchestrator is told and offered.
+type PreferencesPreview struct {
+	Sentence      string
+	AllowedTools  []string
+	AllowedModels []string
+	// AllTools and AllModels name every tool and model, allowed or not.
+	AllTools  []string
+	AllModels []string
+}
+
+// Endpoint is the MCP endpoint and ready-to-paste client configurations.
+type Endpoint struct {
+	URL      string
+	State    string // "listening", "stopped", or an error
+	Snippets []ClientSnippet
+}
+
+// ClientSnippet is one client's configuration text.
+type ClientSnippet struct {
+	Client string // "Claude Desktop", "VS Code", "Cursor", "claude mcp add"
+	Text   string
+}
+
+// OrchestratorHealth is what is known of the orchestrator model.
+type OrchestratorHealth struct {
+	Reachable bool
+	Model     string
+	GPU       string // empty when unknown
+	Memory    string // empty when unknown
+	Detail    string // why it is unreachable, or the fallback in use
+}
+
+// Health says how a server or model is doing, for its colour.
+type Health int
+
+// Health levels.
+const (
+	HealthUnknown Health = iota
+	HealthOK
+	HealthBusy // starting or restarting
+	HealthFailed
+	HealthOff
+)
+
+// ServerInfo is one downstream server or model endpoint.
+type ServerInfo struct {
+	Name       string
+	Kind       string // "server" or "model"
+	Health     Health
+	State      string // in words: "ready", "restarting (3)"...
+	Locality   string
+	Tools      int
+	Latency    time.Duration // measured moving average; 0 = not yet
+	Cost       string        // "$0.002/call", "$1.25/M in"...
+	Enabled    bool
+	LastError  string
+	StderrTail string
+}
+
+// IngestProgress is one moment of an ingest.
+type IngestProgress struct {
+	Done, Total int
+	Path        string
+}
+
+// IngestSummary sums up an ingest.
+type IngestSummary struct {
+	Indexed, Unchanged, Skipped, Failed, Removed, Chunks int
+}
+
+// IndexStats describes the document index.
+type IndexStats struct {
+	Documents int // -1 when the backend does not know
+	Chunks    int
+	Bytes     int64
+	Embedder  string // model name and state; empty = BM25 only
+}
+
+// SearchHit is one ranked passage.
+type SearchHit struct {
+	Path    string
+	Heading string
+	Score   float64
+	Snippet string
+}
+
+// RunRequest is a task to run.
+type RunRequest struct {
+	Task string
+	Mode string // "tools" or "research"
+}
+
+// RunModes are the modes a run may use.
+var RunModes = []string{"tools", "research"}
+
+// RunStep is one step of a run.
+type RunStep struct {
+	Index    int
+	Kind     string // model, tool, observation, answer
+	Name     string // tool or model name
+	Locality string
+	Wall     time.Duration
+	USD      float64
+	Error    string
+}
+
+// RunSummary is one run in the history.
+type RunSummary struct {
+	ID        string
+	Task      string
+	Status    string
+	Started   time.Time
+	USD       float64
+	Wall      time.Duration
+	ToolCalls int
+}
+
+// RunDetail is a whole run.
+type RunDetail struct {
+	RunSummary
+	Mode   string
+	Answer string
+	Error  string
+	Steps  []RunStep
+}

@@ -1,0 +1,63 @@
+package ui
+
+import (
+	"sync"
+	"testing"
+	"time"
+)
+
+func TestTrayKeepRunningIsRemembered(t *testing.T) {
+	h := newHarness(t, nil)
+	menu := h.d.trayMenu()
+	keep := menu.Items[3]
+	if keep.Label != "Keep running in background" || keep.Checked {
+		t.Fatalf("tray item %q checked=%v", keep.Label, keep.Checked)
+	}
+	keep.Action()
+	if !h.d.KeepRunning || !keep.Checked {
+		t.Fatal("keep running not switched on")
+	}
+	if !h.d.App.Preferences().Bool(prefKeepRunning) {
+		t.Fatal("keep running not remembered")
+	}
+	// A new desktop on the same app starts with the remembered choice.
+	again := New(h.d.App, h.fb, Options{Post: h.q.Post, PollEvery: time.Hour})
+	defer again.Stop()
+	if !again.KeepRunning {
+		t.Fatal("keep running forgotten")
+	}
+}
+
+func TestThrottleCoalescesAndDeliversTheLast(t *testing.T) {
+	q := NewQueue()
+	b := newBridge(q.Post, time.Second)
+	defer b.close()
+	var mu sync.Mutex
+	var shown []int
+	th := newThrottle(b, func(v int) { mu.Lock(); shown = append(shown, v); mu.Unlock() })
+	for i := 1; i <= 1000; i++ {
+		th.offer(i)
+	}
+	th.flush()
+	q.Drain()
+	if len(shown) == 0 || len(shown) > 3 || shown[len(shown)-1] != 1000 {
+		t.Fatalf("shown %v; want at most a few values ending with 1000", shown)
+	}
+}
+
+func TestClosedBridgeCancelsRunningCalls(t *testing.T) {
+	b := newBridge(NewQueue().Post, time.Hour)
+	ctx, release := b.cancellable()
+	defer release()
+	b.close()
+	select {
+	case <-ctx.Done():
+	case <-time.After(5 * time.Second):
+		t.Fatal("a running call was not cancelled by close")
+	}
+	late, release2 := b.callContext()
+	defer release2()
+	if late.Err() == nil {
+		t.Fatal("a call started after close is not cancelled")
+	}
+}
