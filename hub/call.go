@@ -107,7 +107,7 @@ func (h *Hub) WaitTool(ctx context.Context, name string) (bool, error) {
 func (h *Hub) settled() bool {
 	for _, st := range h.Servers() {
 		switch st.State {
-		case StateReady, StateFailed, StateStopped:
+		case StateReady, StateFailed, StateStopped, StateDisabled:
 		default:
 			return false
 		}

@@ -48,9 +48,11 @@ type Hub struct {
 }
 
 type managedServer struct {
-	spec   ServerSpec
-	ds     *downstream
-	cancel context.CancelFunc
+	spec     ServerSpec
+	ds       *downstream
+	cancel   context.CancelFunc
+	done     chan struct{} // closed when ds.Run has returned
+	disabled bool          // stopped by SetEnabled(false)
 }
 
 // New builds a hub over specs. Nothing is started until Start.
@@ -129,11 +131,13 @@ func (h *Hub) startLocked(ctx context.Context, m *managedServer) {
 		OnNotification: h.opts.OnNotification,
 	})
 	m.cancel = cancel
+	m.done = make(chan struct{})
 	h.wg.Add(1)
-	go func(ds *downstream) {
+	go func(ds *downstream, done chan struct{}) {
 		defer h.wg.Done()
+		defer close(done)
 		ds.Run(runCtx)
-	}(m.ds)
+	}(m.ds, m.done)
 }
 
 // Close stops every server, killing their process groups, and waits for them.
@@ -167,9 +171,13 @@ func (h *Hub) Servers() []ServerStatus {
 	out := make([]ServerStatus, 0, len(h.order))
 	for _, name := range h.order {
 		m := h.servers[name]
-		if m.ds == nil {
+		if m.ds == nil || m.disabled {
+			state := StateStopped
+			if m.disabled {
+				state = StateDisabled
+			}
 			out = append(out, ServerStatus{
-				Name: name, Transport: m.spec.Transport, Locality: m.spec.Locality, State: StateStopped,
+				Name: name, Transport: m.spec.Transport, Locality: m.spec.Locality, State: state,
 			})
 			continue
 		}

@@ -12,6 +12,7 @@ const (
 	StateRestarting ServerState = "restarting" // crashed; waiting out the backoff
 	StateFailed     ServerState = "failed"     // gave up; LastError says why
 	StateStopped    ServerState = "stopped"
+	StateDisabled   ServerState = "disabled" // turned off while toolhub runs
 )
 
 // ServerStatus is a point-in-time view of one downstream server.

@@ -112,6 +112,8 @@ func stateText(st hub.ServerState) string {
 		return "has failed and toolhub gave up restarting it"
 	case hub.StateStopped:
 		return "is stopped"
+	case hub.StateDisabled:
+		return "was turned off in toolhub"
 	default:
 		return "is " + string(st)
 	}

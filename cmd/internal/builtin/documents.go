@@ -128,3 +128,34 @@ func indexUnavailable(err error) string {
 	}
 	return err.Error()
 }
+
+// Ingest indexes paths, each inside a configured root, passing every
+// ingest event (per file, and per embedded batch) to progress.
+func (d *Documents) Ingest(ctx context.Context, paths []string, progress func(retriever.Event)) (retriever.IngestReport, error) {
+	resolved := make([]string, 0, len(paths))
+	for _, p := range paths {
+		r, err := d.insideRoot(p)
+		if err != nil {
+			return retriever.IngestReport{}, err
+		}
+		resolved = append(resolved, r)
+	}
+	ix, err := d.acquire(ctx)
+	if err != nil {
+		return retriever.IngestReport{}, errors.New(indexUnavailable(err))
+	}
+	defer d.release()
+	return ix.IngestPaths(ctx, resolved, retriever.IngestOptions{
+		Exclude: d.opts.Exclude, MaxFileBytes: d.opts.MaxFileBytes, Progress: progress,
+	})
+}
+
+// Status reports the index's documents, chunks, vectors and disk use.
+func (d *Documents) Status(ctx context.Context) (retriever.Status, error) {
+	ix, err := d.acquire(ctx)
+	if err != nil {
+		return retriever.Status{}, errors.New(indexUnavailable(err))
+	}
+	defer d.release()
+	return ix.Status()
+}

@@ -181,6 +181,10 @@ func (d *Daemon) Hub() *hub.Hub { return d.hub }
 // models and preferences.
 func (d *Daemon) Episodes() *EpisodeRunner { return d.eps }
 
+// Documents is the documents provider (search, ingest, status); nil when
+// the daemon was built without an index.
+func (d *Daemon) Documents() *builtin.Documents { return d.docs }
+
 // Preferences is the preferences store, nil when the config has no file
 // (episodes then run unrestricted).
 func (d *Daemon) Preferences() *policies.Store { return d.prefs }

@@ -8,14 +8,12 @@ import (
 	"os"
 
 	"github.com/toolhub/toolhub/hub"
+	"github.com/toolhub/toolhub/retriever"
 	"github.com/toolhub/toolhub/ui"
 )
 
-// The built-in documents tools the desktop drives.
-const (
-	toolSearchDocuments = "search_documents"
-	toolIndexDocuments  = "index_documents"
-)
+// toolSearchDocuments is the built-in tool the desktop searches with.
+const toolSearchDocuments = "search_documents"
 
 // DocumentRoots implements ui.DocumentsBackend: the configured roots, the
 // only folders the documents provider indexes.
@@ -24,35 +22,20 @@ func (b *Backend) DocumentRoots(context.Context) ([]string, error) {
 	return b.opts.Config.Documents.ResolvedRoots(home), nil
 }
 
-// ingestReport mirrors the index_documents tool's structured result.
-type ingestReport struct {
-	Indexed   int `json:"indexed"`
-	Unchanged int `json:"unchanged"`
-	Skipped   int `json:"skipped"`
-	Failed    int `json:"failed"`
-	Removed   int `json:"removed"`
-	Chunks    int `json:"chunks"`
-}
-
-// Ingest implements ui.DocumentsBackend through the index_documents tool,
-// one folder at a time; progress counts folders.
+// Ingest implements ui.DocumentsBackend on the daemon's index, inside the
+// configured roots; progress counts files.
 func (b *Backend) Ingest(ctx context.Context, paths []string, progress func(ui.IngestProgress)) (ui.IngestSummary, error) {
-	var sum ui.IngestSummary
-	for i, p := range paths {
-		progress(ui.IngestProgress{Done: i, Total: len(paths), Path: p})
-		var rep ingestReport
-		if err := b.callStructured(ctx, toolIndexDocuments, map[string]any{"path": p}, &rep); err != nil {
-			return sum, err
-		}
-		sum.Indexed += rep.Indexed
-		sum.Unchanged += rep.Unchanged
-		sum.Skipped += rep.Skipped
-		sum.Failed += rep.Failed
-		sum.Removed += rep.Removed
-		sum.Chunks += rep.Chunks
-		progress(ui.IngestProgress{Done: i + 1, Total: len(paths), Path: p})
+	docs := b.opts.Daemon.Documents()
+	if docs == nil {
+		return ui.IngestSummary{}, errors.New("this toolhub has no document index")
 	}
-	return sum, nil
+	rep, err := docs.Ingest(ctx, paths, func(e retriever.Event) {
+		if e.Kind != retriever.EventEmbedded {
+			progress(ui.IngestProgress{Done: e.Done, Total: e.Total, Path: e.Path})
+		}
+	})
+	return ui.IngestSummary{Indexed: rep.Indexed, Unchanged: rep.Unchanged, Skipped: rep.Skipped,
+		Failed: rep.Failed, Removed: rep.Removed, Chunks: rep.Chunks}, err
 }
 
 // searchResults mirrors the search_documents tool's structured result.
@@ -80,14 +63,21 @@ func (b *Backend) Search(ctx context.Context, query string, k int) ([]ui.SearchH
 	return hits, nil
 }
 
-// IndexStats implements ui.DocumentsBackend. The documents tools report
-// no index figures, so only the embedder is known here.
-func (b *Backend) IndexStats(context.Context) (ui.IndexStats, error) {
-	st := ui.IndexStats{Documents: -1}
-	if e := b.opts.Config.Documents.Embedder; e != nil {
-		st.Embedder = e.Model + " at " + e.URL
+// IndexStats implements ui.DocumentsBackend from the index's own status.
+func (b *Backend) IndexStats(ctx context.Context) (ui.IndexStats, error) {
+	docs := b.opts.Daemon.Documents()
+	if docs == nil {
+		return ui.IndexStats{Documents: -1}, nil
 	}
-	return st, nil
+	st, err := docs.Status(ctx)
+	if err != nil {
+		return ui.IndexStats{Documents: -1}, err
+	}
+	out := ui.IndexStats{Documents: st.Documents, Chunks: st.Chunks, Bytes: st.DiskBytes, Embedder: st.Embedder}
+	if st.StoredEmbedder != "" && st.StoredEmbedder != st.Embedder {
+		out.Embedder += " (stored vectors from " + st.StoredEmbedder + ": re-ingest to refresh)"
+	}
+	return out, nil
 }
 
 // callStructured calls a built-in tool and decodes its structured result.

@@ -2,7 +2,6 @@ package desktop
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"sort"
 	"time"
@@ -10,9 +9,6 @@ import (
 	"github.com/toolhub/toolhub/hub"
 	"github.com/toolhub/toolhub/ui"
 )
-
-// errNeedsHubSupport is returned by actions the running hub cannot do yet.
-var errNeedsHubSupport = errors.New("the running hub cannot do this yet; change the config file and restart toolhub")
 
 // Servers implements ui.ServersBackend: every configured server (disabled
 // ones included) with its measured figures, then every model endpoint.
@@ -73,6 +69,8 @@ func serverInfo(s hub.ServerStatus, f toolFigures) ui.ServerInfo {
 		info.Health = ui.HealthFailed
 	case hub.StateStopped:
 		info.Health = ui.HealthOff
+	case hub.StateDisabled:
+		info.Health, info.Enabled = ui.HealthOff, false
 	}
 	if s.Restarts > 0 {
 		info.State += fmt.Sprintf(" (%d restarts)", s.Restarts)
@@ -104,12 +102,14 @@ func (b *Backend) modelInfos() []ui.ServerInfo {
 	return out
 }
 
-// SetServerEnabled implements ui.ServersBackend.
-func (b *Backend) SetServerEnabled(_ context.Context, name string, enabled bool) error {
-	return fmt.Errorf("%s %s: %w", map[bool]string{true: "enable", false: "disable"}[enabled], name, errNeedsHubSupport)
+// SetServerEnabled implements ui.ServersBackend: the running hub stops or
+// starts the server at once; the config file is left as it is, so the
+// server's configured "enabled" applies again at the next start.
+func (b *Backend) SetServerEnabled(ctx context.Context, name string, enabled bool) error {
+	return b.opts.Daemon.Hub().SetEnabled(ctx, name, enabled)
 }
 
 // RestartServer implements ui.ServersBackend.
-func (b *Backend) RestartServer(_ context.Context, name string) error {
-	return fmt.Errorf("restart %s: %w", name, errNeedsHubSupport)
+func (b *Backend) RestartServer(ctx context.Context, name string) error {
+	return b.opts.Daemon.Hub().Restart(ctx, name)
 }

@@ -1,0 +1,83 @@
+package hub
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"log/slog"
+	"testing"
+)
+
+// statusOf returns the hub's status of the named server.
+func statusOf(h *Hub, name string) ServerStatus {
+	for _, st := range h.Servers() {
+		if st.Name == name {
+			return st
+		}
+	}
+	return ServerStatus{}
+}
+
+func TestDisableEnableAndRestart(t *testing.T) {
+	spec, pidfile := faultySpec(t, "flip", "ok")
+	h, err := New([]ServerSpec{spec}, Options{Logger: slog.New(slog.DiscardHandler), CallTimeout: waitLimit, ConnectTimeout: waitLimit})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer h.Close()
+	ctx := t.Context()
+	h.Start(ctx)
+	ready := func() bool { _, ok := h.Snapshot().Lookup("flip__echo"); return ok && statusOf(h, "flip").State == StateReady }
+	waitUntil(t, "the server ready", ready, func() string { return string(statusOf(h, "flip").State) })
+
+	if err := h.SetEnabled(ctx, "flip", false); err != nil {
+		t.Fatal(err)
+	}
+	if st := statusOf(h, "flip"); st.State != StateDisabled {
+		t.Fatalf("after disabling: %s", st.State)
+	}
+	if _, ok := h.Snapshot().Lookup("flip__echo"); ok {
+		t.Fatal("a disabled server's tools are still in the catalog")
+	}
+	assertProcessesGone(t, readPids(t, pidfile))
+	if _, err := h.Call(ctx, "flip__echo", json.RawMessage(`{"text":"x"}`), CallOptions{}); err == nil {
+		t.Fatal("a disabled server's tool answered")
+	}
+	if err := h.WaitSettled(ctx); err != nil {
+		t.Fatalf("a disabled server keeps the hub from settling: %v", err)
+	}
+
+	if err := h.SetEnabled(ctx, "flip", true); err != nil {
+		t.Fatal(err)
+	}
+	waitUntil(t, "the server ready again", ready, func() string { return string(statusOf(h, "flip").State) })
+	before := len(readPids(t, pidfile))
+	if err := h.Restart(ctx, "flip"); err != nil {
+		t.Fatal(err)
+	}
+	waitUntil(t, "the restarted server ready", ready, func() string { return string(statusOf(h, "flip").State) })
+	pids := readPids(t, pidfile)
+	if len(pids) != before+1 {
+		t.Fatalf("%d processes before the restart, %d after; want one more", before, len(pids))
+	}
+	assertProcessesGone(t, pids[:before])
+	raw, err := h.Call(ctx, "flip__echo", json.RawMessage(`{"text":"back"}`), CallOptions{})
+	if err != nil || resultText(t, raw.Raw) != "back" {
+		t.Fatalf("call after restart: %v", err)
+	}
+}
+
+func TestControlUnknownServer(t *testing.T) {
+	h, err := New(nil, Options{Logger: slog.New(slog.DiscardHandler)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer h.Close()
+	var unknown *UnknownServerError
+	if err := h.Restart(context.Background(), "nope"); !errors.As(err, &unknown) {
+		t.Errorf("restart of an unknown server: %v", err)
+	}
+	if err := h.SetEnabled(context.Background(), "nope", false); !errors.As(err, &unknown) {
+		t.Errorf("disable of an unknown server: %v", err)
+	}
+}
