@@ -27,7 +27,10 @@ func TestDisableEnableAndRestart(t *testing.T) {
 	defer h.Close()
 	ctx := t.Context()
 	h.Start(ctx)
-	ready := func() bool { _, ok := h.Snapshot().Lookup("flip__echo"); return ok && statusOf(h, "flip").State == StateReady }
+	ready := func() bool {
+		_, ok := h.Snapshot().Lookup("flip__echo")
+		return ok && statusOf(h, "flip").State == StateReady
+	}
 	waitUntil(t, "the server ready", ready, func() string { return string(statusOf(h, "flip").State) })
 
 	if err := h.SetEnabled(ctx, "flip", false); err != nil {

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"slices"
 	"sync"
 	"time"
 
@@ -38,6 +39,9 @@ type Documents struct {
 	open IndexOpener
 	opts DocumentsOptions
 
+	rootsMu sync.RWMutex
+	roots   []string // opts.Roots plus those added while running
+
 	mu    sync.Mutex
 	ix    *retriever.Index
 	users int
@@ -52,7 +56,24 @@ func NewDocuments(open IndexOpener, opts DocumentsOptions) *Documents {
 	if opts.Logger == nil {
 		opts.Logger = slog.Default()
 	}
-	return &Documents{open: open, opts: opts}
+	return &Documents{open: open, opts: opts, roots: slices.Clone(opts.Roots)}
+}
+
+// Roots are the folders that may be indexed.
+func (d *Documents) Roots() []string {
+	d.rootsMu.RLock()
+	defer d.rootsMu.RUnlock()
+	return slices.Clone(d.roots)
+}
+
+// AddRoot allows indexing inside root from now on (the caller persists it:
+// the desktop writes it to the config when the user picks a folder).
+func (d *Documents) AddRoot(root string) {
+	d.rootsMu.Lock()
+	defer d.rootsMu.Unlock()
+	if !slices.Contains(d.roots, root) {
+		d.roots = append(d.roots, root)
+	}
 }
 
 // Server is the in-process MCP server holding the documents tools.

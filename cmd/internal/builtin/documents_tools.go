@@ -110,7 +110,8 @@ func (d *Documents) handleIndex(ctx context.Context, req mcpgo.CallToolRequest) 
 // insideRoot resolves path and checks it lies inside a configured root;
 // symbolic links are resolved first so they cannot lead outside.
 func (d *Documents) insideRoot(path string) (string, error) {
-	if len(d.opts.Roots) == 0 {
+	roots := d.Roots()
+	if len(roots) == 0 {
 		return "", fmt.Errorf("no document roots are configured: add folders to documents.roots in the toolhub config to allow indexing over MCP")
 	}
 	if !filepath.IsAbs(path) {
@@ -120,7 +121,7 @@ func (d *Documents) insideRoot(path string) (string, error) {
 	if err != nil {
 		return "", fmt.Errorf("path %q: %w", path, err)
 	}
-	for _, root := range d.opts.Roots {
+	for _, root := range roots {
 		r, err := filepath.EvalSymlinks(root)
 		if err != nil {
 			continue
@@ -130,5 +131,5 @@ func (d *Documents) insideRoot(path string) (string, error) {
 			return resolved, nil
 		}
 	}
-	return "", fmt.Errorf("path %q is outside the configured document roots (%s)", path, strings.Join(d.opts.Roots, ", "))
+	return "", fmt.Errorf("path %q is outside the configured document roots (%s)", path, strings.Join(roots, ", "))
 }

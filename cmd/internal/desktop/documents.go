@@ -6,7 +6,11 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"path/filepath"
+	"strings"
 
+	"github.com/toolhub/toolhub/cmd/internal/builtin"
+	"github.com/toolhub/toolhub/cmd/internal/config"
 	"github.com/toolhub/toolhub/hub"
 	"github.com/toolhub/toolhub/retriever"
 	"github.com/toolhub/toolhub/ui"
@@ -15,11 +19,43 @@ import (
 // toolSearchDocuments is the built-in tool the desktop searches with.
 const toolSearchDocuments = "search_documents"
 
-// DocumentRoots implements ui.DocumentsBackend: the configured roots, the
-// only folders the documents provider indexes.
+// DocumentRoots implements ui.DocumentsBackend: the folders the documents
+// provider indexes (the configured roots and those added here).
 func (b *Backend) DocumentRoots(context.Context) ([]string, error) {
+	if docs := b.opts.Daemon.Documents(); docs != nil {
+		return docs.Roots(), nil
+	}
 	home, _ := os.UserHomeDir()
 	return b.opts.Config.Documents.ResolvedRoots(home), nil
+}
+
+// allowFolders makes every path a document root unless one already holds
+// it: the user picked it in the folder dialog. New roots are written to the
+// config's documents.roots, so toolhub serve and later starts allow them too.
+func (b *Backend) allowFolders(docs *builtin.Documents, paths []string) error {
+	for _, p := range paths {
+		if insideAny(p, docs.Roots()) {
+			continue
+		}
+		if b.opts.Config.Path != "" {
+			if _, err := config.AddDocumentRoot(b.opts.Config.Path, p); err != nil {
+				return fmt.Errorf("add %s to the document roots: %w", p, err)
+			}
+		}
+		docs.AddRoot(p)
+	}
+	return nil
+}
+
+// insideAny reports whether path is one of roots or inside one.
+func insideAny(path string, roots []string) bool {
+	for _, r := range roots {
+		rel, err := filepath.Rel(r, path)
+		if err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
+			return true
+		}
+	}
+	return false
 }
 
 // Ingest implements ui.DocumentsBackend on the daemon's index, inside the
@@ -28,6 +64,9 @@ func (b *Backend) Ingest(ctx context.Context, paths []string, progress func(ui.I
 	docs := b.opts.Daemon.Documents()
 	if docs == nil {
 		return ui.IngestSummary{}, errors.New("this toolhub has no document index")
+	}
+	if err := b.allowFolders(docs, paths); err != nil {
+		return ui.IngestSummary{}, err
 	}
 	rep, err := docs.Ingest(ctx, paths, func(e retriever.Event) {
 		if e.Kind != retriever.EventEmbedded {
