@@ -16,28 +16,29 @@ const preferenceHelp = `optional, may only tighten the saved preferences: "local
 	`"cheap", "fast", or an object such as {"privacy": "local-only", "cost_weight": 0.8, "budget_usd": 0.05}`
 
 func orchestrateTool() mcpgo.Tool {
-	return mcpgo.NewTool("orchestrate",
-		mcpgo.WithDescription("Hand a multi-step task to toolhub's orchestrator model. It plans step by step and "+
+	return conductorTool("orchestrate", "task", "the task, in plain words", "this task",
+		"Hand a multi-step task to toolhub's orchestrator model. It plans step by step and "+
 			"calls the user's tools and other models, preferring cheap and local ones, within the user's privacy, "+
 			"cost and latency preferences. Sends a progress notification per step and returns the answer with a "+
-			"trace of every step (tool, model, locality, tokens, cost, time)."),
-		mcpgo.WithString("task", mcpgo.Required(), mcpgo.Description("the task, in plain words")),
-		mcpgo.WithAny("preference", mcpgo.Description(preferenceHelp)),
-		mcpgo.WithNumber("budget_usd", mcpgo.Min(0), mcpgo.Description("optional spending cap for this task in US dollars")),
-		mcpgo.WithOutputSchema[Trace](),
-		mcpgo.WithOpenWorldHintAnnotation(true),
-	)
+			"trace of every step (tool, model, locality, tokens, cost, time).")
 }
 
 func researchTool() mcpgo.Tool {
-	return mcpgo.NewTool("research",
-		mcpgo.WithDescription("Answer a question by research: toolhub's orchestrator searches the user's local "+
+	return conductorTool("research", "question", "the question", "this question",
+		"Answer a question by research: toolhub's orchestrator searches the user's local "+
 			"documents (and the web when configured), reasons with code when useful, and picks which model "+
 			"answers, within the user's privacy, cost and latency preferences. Sends a progress notification per "+
-			"step and returns the answer with a trace of every step."),
-		mcpgo.WithString("question", mcpgo.Required(), mcpgo.Description("the question")),
+			"step and returns the answer with a trace of every step.")
+}
+
+// conductorTool is one conductor tool: its text argument, the optional
+// preference and budget, and the trace as output schema.
+func conductorTool(name, textArg, textHelp, budgetFor, description string) mcpgo.Tool {
+	return mcpgo.NewTool(name,
+		mcpgo.WithDescription(description),
+		mcpgo.WithString(textArg, mcpgo.Required(), mcpgo.Description(textHelp)),
 		mcpgo.WithAny("preference", mcpgo.Description(preferenceHelp)),
-		mcpgo.WithNumber("budget_usd", mcpgo.Min(0), mcpgo.Description("optional spending cap for this question in US dollars")),
+		mcpgo.WithNumber("budget_usd", mcpgo.Min(0), mcpgo.Description("optional spending cap for "+budgetFor+" in US dollars")),
 		mcpgo.WithOutputSchema[Trace](),
 		mcpgo.WithOpenWorldHintAnnotation(true),
 	)

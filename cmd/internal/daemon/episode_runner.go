@@ -2,10 +2,7 @@ package daemon
 
 import (
 	"context"
-	"errors"
 	"fmt"
-	"io/fs"
-	"os"
 	"sync"
 
 	"github.com/toolhub/toolhub/cmd/internal/config"
@@ -27,17 +24,11 @@ type EpisodeRunner struct {
 // LoadModels reads the models and orchestrator sections of the config file
 // f came from; a config held only in memory gets the defaults.
 func LoadModels(f *config.File) (*config.Models, error) {
-	if f == nil || f.Path == "" {
-		return config.ReadModels("", []byte(`{}`))
-	}
-	data, err := os.ReadFile(f.Path)
-	if errors.Is(err, fs.ErrNotExist) {
-		return config.ReadModels(f.Path, []byte(`{}`))
-	}
+	path, data, err := configSource(f)
 	if err != nil {
-		return nil, fmt.Errorf("read models: %w", err)
+		return nil, err
 	}
-	return config.ReadModels(f.Path, data)
+	return config.ReadModels(path, data)
 }
 
 // NewEpisodeRunner wires episodes over h. opts may be zero.

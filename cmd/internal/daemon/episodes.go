@@ -36,6 +36,3 @@ func (d *Daemon) RunEpisode(ctx context.Context, task hub.Task, policy string, o
 	}
 	return run, nil
 }
-
-// RunLogDir is where RunEpisode stores runs; "" when it keeps none.
-func (d *Daemon) RunLogDir() string { return d.runs.dir }

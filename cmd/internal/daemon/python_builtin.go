@@ -1,11 +1,7 @@
 package daemon
 
 import (
-	"errors"
-	"fmt"
-	"io/fs"
 	"log/slog"
-	"os"
 	"time"
 
 	"github.com/toolhub/toolhub/cmd/internal/builtin"
@@ -20,17 +16,11 @@ const callSlack = 10 * time.Second
 // LoadBuiltinTools reads the python and webSearch sections of the config
 // file f came from; a config held only in memory gets the defaults.
 func LoadBuiltinTools(f *config.File) (*config.BuiltinTools, error) {
-	if f == nil || f.Path == "" {
-		return config.ReadBuiltinTools("", []byte(`{}`))
-	}
-	data, err := os.ReadFile(f.Path)
-	if errors.Is(err, fs.ErrNotExist) {
-		return config.ReadBuiltinTools(f.Path, []byte(`{}`))
-	}
+	path, data, err := configSource(f)
 	if err != nil {
-		return nil, fmt.Errorf("read built-in tool settings: %w", err)
+		return nil, err
 	}
-	return config.ReadBuiltinTools(f.Path, data)
+	return config.ReadBuiltinTools(path, data)
 }
 
 // builtinToolSpecs are the python and web_search providers the config and
