@@ -15,11 +15,12 @@ const module = "github.com/toolhub/toolhub"
 // tree, which of toolhub's other trees it may import. cmd is the composition
 // root and may import everything.
 var allowedImports = map[string][]string{
-	"hub":       {},
+	"hub":       {"internal"},
 	"retriever": {},
 	"policies":  {"hub"},
-	"mcp":       {"hub", "retriever"},
+	"mcp":       {"hub", "retriever", "internal"},
 	"ui":        {},
+	"internal":  {}, // leaf helpers (pipeio) and test support
 }
 
 func TestImportDirection(t *testing.T) {

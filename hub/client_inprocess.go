@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"fmt"
 
-	transport "github.com/mark3labs/mcp-go/client/transport"
 	mcpgo "github.com/mark3labs/mcp-go/mcp"
 	mcpserver "github.com/mark3labs/mcp-go/server"
 )
@@ -24,12 +23,8 @@ var (
 
 // newInProcessTransport connects to srv with the calling client's
 // sampling, elicitation and roots behind it.
-func (d *downstream) newInProcessTransport(srv *mcpserver.MCPServer) *transport.InProcessTransport {
-	c := inProcessClient{d: d}
-	return transport.NewInProcessTransportWithOptions(srv,
-		transport.WithSamplingHandler(c),
-		transport.WithElicitationHandler(c),
-		transport.WithRootsHandler(c))
+func (d *downstream) newInProcessTransport(srv *mcpserver.MCPServer) *inProcessTransport {
+	return newInProcessTransport(srv, inProcessClient{d: d})
 }
 
 func (c inProcessClient) CreateMessage(ctx context.Context, req mcpgo.CreateMessageRequest) (*mcpgo.CreateMessageResult, error) {

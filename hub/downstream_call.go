@@ -33,6 +33,9 @@ func (d *downstream) Call(ctx context.Context, tool string, args json.RawMessage
 
 	result, err := conn.request(callCtx, "tools/call", toolCallParams(tool, args, meta))
 	if err == nil {
+		if f, ok := conn.raw.(flusher); ok {
+			f.Flush(callCtx) // the call's progress and logs go on before its result
+		}
 		return result, nil
 	}
 	return nil, d.callError(ctx, callCtx, conn, tool, timeout, err)

@@ -26,6 +26,9 @@ type connection struct {
 	client *mcpclient.Client
 	raw    transport.Interface
 	child  *childProcess // stdio only
+	// rawWatchesContext is set when raw itself returns as soon as the
+	// request's context ends (stdio), so send needs no goroutine of its own.
+	rawWatchesContext bool
 
 	ids         atomic.Int64
 	oversized   sync.Map      // raw JSON id -> size, responses the framer replaced
@@ -159,18 +162,25 @@ func (c *connection) request(ctx context.Context, method string, params any) (js
 }
 
 // send runs the transport's SendRequest but returns as soon as ctx ends, even
-// when the transport (in-process, for one) does not watch ctx itself. The
+// when the transport (in-process, for one) does not watch ctx itself; such a
+// transport's request runs on a goroutine of its own. The
 // transport sees ctx's cancellation but not its deadline: the SSE transport
 // would otherwise race ctx with a timer of its own and report a timeout that
 // is not recognisable as one.
 func (c *connection) send(ctx context.Context, req transport.JSONRPCRequest) (*transport.JSONRPCResponse, error) {
+	tctx, cancel := context.WithCancel(context.WithoutCancel(ctx))
+	stop := context.AfterFunc(ctx, cancel)
+	if c.rawWatchesContext {
+		defer cancel()
+		defer stop()
+		resp, err := c.raw.SendRequest(tctx, req)
+		return checkSent(ctx, resp, err)
+	}
 	type outcome struct {
 		resp *transport.JSONRPCResponse
 		err  error
 	}
 	result := make(chan outcome, 1)
-	tctx, cancel := context.WithCancel(context.WithoutCancel(ctx))
-	stop := context.AfterFunc(ctx, cancel)
 	go func() {
 		defer cancel()
 		defer stop()
@@ -179,13 +189,22 @@ func (c *connection) send(ctx context.Context, req transport.JSONRPCRequest) (*t
 	}()
 	select {
 	case out := <-result:
-		if out.err == nil && out.resp == nil {
-			return nil, fmt.Errorf("no response")
-		}
-		return out.resp, out.err
+		return checkSent(ctx, out.resp, out.err)
 	case <-ctx.Done():
 		return nil, ctx.Err()
 	}
+}
+
+// checkSent is the outcome of one SendRequest as send reports it: ctx's
+// own error when ctx ended, an error for a missing response.
+func checkSent(ctx context.Context, resp *transport.JSONRPCResponse, err error) (*transport.JSONRPCResponse, error) {
+	if ctx.Err() != nil && err != nil {
+		return nil, ctx.Err()
+	}
+	if err == nil && resp == nil {
+		return nil, fmt.Errorf("no response")
+	}
+	return resp, err
 }
 
 // cancel tells the server to stop working on a request whose caller gave up.

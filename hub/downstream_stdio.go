@@ -6,6 +6,8 @@ import (
 	"time"
 
 	transport "github.com/mark3labs/mcp-go/client/transport"
+
+	"github.com/toolhub/toolhub/internal/pipeio"
 )
 
 // openStdio spawns the child in its own process group and wires its stdout
@@ -18,12 +20,15 @@ func (d *downstream) openStdio(conn *connection) error {
 	d.log.Info("downstream process started", "command", d.spec.Command, "args", len(d.spec.Args), "pid", child.pid())
 	conn.child = child
 	conn.watchChild()
-	framer := newStdoutFramer(child.stdout, int(d.opts.MaxResultBytes), framerHooks{
+	// The child's pipes are read and written without waking the runtime's
+	// monitor thread on every message (see pipeio).
+	framer := newStdoutFramer(pipeio.Wrap(child.stdout), int(d.opts.MaxResultBytes), framerHooks{
 		oversize:  conn.noteOversized,
 		violation: conn.markBroken,
 		end:       conn.stdoutEnded,
 	})
-	conn.raw = transport.NewIO(framer, child.stdin, nil)
+	conn.raw = transport.NewIO(framer, pipeio.Wrap(child.stdin), nil)
+	conn.rawWatchesContext = true
 	return nil
 }
 

@@ -131,6 +131,5 @@ func (f *fixture) logs(ctx context.Context, req mcpgo.CallToolRequest) (*mcpgo.C
 			"level": level, "logger": "fixture", "data": label + " " + level,
 		})
 	}
-	time.Sleep(20 * time.Millisecond) // let the notifications go out before the result
 	return mcpgo.NewToolResultText("logged"), nil
 }

@@ -40,6 +40,7 @@ func (s *Server) forward(ctx context.Context, name string, args json.RawMessage,
 		opts.Meta = map[string]any{"progressToken": route.hubToken}
 	}
 	res, err := s.cat.Call(ctx, name, args, opts)
+	route.awaitDelivered(ctx)
 	if err != nil {
 		s.log.Debug("forwarded call failed", "tool", name, "err", err)
 		return errorResult(name, err)
@@ -56,15 +57,21 @@ func (s *Server) forward(ctx context.Context, name string, args json.RawMessage,
 
 // newRoute describes where the downstream notifications of one call go.
 func (s *Server) newRoute(ctx context.Context, server string, clientToken mcpgo.ProgressToken) *callRoute {
-	return &callRoute{
+	route := &callRoute{
 		server:      server,
 		clientToken: clientToken,
 		session:     mcpserver.ClientSessionFromContext(ctx),
-		notify: func(method string, params map[string]any) error {
-			return s.mcp.SendNotificationToClient(ctx, method, params)
-		},
-		wantsLog: func(level mcpgo.LoggingLevel) bool { return s.levels.wants(ctx, level) },
+		delivery:    deliveryFrom(ctx),
 	}
+	route.notify = func(method string, params map[string]any) error {
+		err := s.mcp.SendNotificationToClient(ctx, method, params)
+		if err == nil && route.delivery != nil {
+			route.lastQueued.Store(route.delivery.queuedOne())
+		}
+		return err
+	}
+	route.wantsLog = func(level mcpgo.LoggingLevel) bool { return s.levels.wants(ctx, level) }
+	return route
 }
 
 // rawArguments are the call's arguments as the client sent them.

@@ -1,8 +1,10 @@
 package mcp
 
 import (
+	"context"
 	"strconv"
 	"sync"
+	"sync/atomic"
 
 	mcpgo "github.com/mark3labs/mcp-go/mcp"
 	mcpserver "github.com/mark3labs/mcp-go/server"
@@ -27,6 +29,21 @@ type callRoute struct {
 	// wantsLog reports whether the client wants a downstream log message of
 	// this level during the call.
 	wantsLog func(level mcpgo.LoggingLevel) bool
+	// delivery follows the call's stream over Streamable HTTP (nil
+	// otherwise); lastQueued is the position of the last notification
+	// notify queued on it.
+	delivery   *delivery
+	lastQueued atomic.Int64
+}
+
+// awaitDelivered waits until the notifications sent for the call have been
+// written to the client, so that its result does not overtake them.
+func (r *callRoute) awaitDelivered(ctx context.Context) {
+	if r.delivery != nil {
+		if n := r.lastQueued.Load(); n > 0 {
+			r.delivery.await(ctx, n)
+		}
+	}
 }
 
 // inflight indexes the calls in flight by hub progress token and by server.

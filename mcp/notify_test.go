@@ -104,10 +104,8 @@ func TestProgressReachesOnlyTheCallingClient(t *testing.T) {
 	}
 	for _, cl := range callers {
 		got := cl.notes.of("notifications/progress")
-		// The last progress of a call may lose the race with its result
-		// (mcp-go #969); the result is what counts, so only ≥ 1 is required.
-		if len(got) == 0 || len(got) > 4 {
-			t.Errorf("%s got %d progress notifications, want 1 to 4", cl.label, len(got))
+		if len(got) != 4 {
+			t.Errorf("%s got %d progress notifications, want 4", cl.label, len(got))
 		}
 		for _, p := range got {
 			if p["progressToken"] != cl.token || !strings.HasPrefix(fmt.Sprint(p["message"]), cl.label+" ") {

@@ -79,7 +79,7 @@ func (s *Server) ListenHTTP(opts HTTPOptions) (*HTTPServer, error) {
 		ErrorLog:          slog.NewLogLogger(s.log.Handler(), slog.LevelWarn),
 	}
 	h.streamable = s.newStreamable(opts, origins, h.srv)
-	var chain http.Handler = limitBody(opts.MaxBodyBytes, h.streamable)
+	var chain http.Handler = limitBody(opts.MaxBodyBytes, trackDelivery(h.streamable))
 	if opts.Token != "" {
 		chain = requireBearer(opts.Token, chain)
 	}
@@ -179,7 +179,7 @@ func (s *Server) ServeStdio(ctx context.Context, in io.Reader, out io.Writer) er
 	stdio := mcpserver.NewStdioServer(s.mcp)
 	stdio.SetErrorLogger(slog.NewLogLogger(s.log.Handler(), slog.LevelError))
 	mcpserver.WithWorkerPoolSize(stdioWorkers)(stdio)
-	in, release := pollableInput(in)
+	in, out, release := pollableStdio(in, out)
 	defer release()
 	err := stdio.Listen(ctx, in, out)
 	if err == nil || errors.Is(err, context.Canceled) || errors.Is(err, io.EOF) {

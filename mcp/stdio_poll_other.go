@@ -4,5 +4,7 @@ package mcp
 
 import "io"
 
-// pollableInput returns in unchanged where pipes are not polled.
-func pollableInput(in io.Reader) (io.Reader, func()) { return in, func() {} }
+// pollableStdio returns the streams unchanged where pipes are not polled.
+func pollableStdio(in io.Reader, out io.Writer) (io.Reader, io.Writer, func()) {
+	return in, out, func() {}
+}

@@ -22,7 +22,11 @@ func TestServeStdioOverBlockingPipes(t *testing.T) {
 		t.Fatal(err)
 	}
 	serverIn.Fd() // Fd puts the descriptor in blocking mode, as exec does for a child
-	clientIn, serverOut := io.Pipe()
+	clientIn, serverOut, err := os.Pipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	serverOut.Fd()
 	s := testServer(t, newFakeCatalog(), Options{})
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan error, 1)
@@ -33,10 +37,12 @@ func TestServeStdioOverBlockingPipes(t *testing.T) {
 		if err := <-done; err != nil {
 			t.Errorf("ServeStdio: %v", err)
 		}
-		_ = serverOut.Close()
-		if nonblocking(t, serverIn) {
-			t.Error("the pipe was left in non-blocking mode")
+		for _, f := range []*os.File{serverIn, serverOut} {
+			if nonblocking(t, f) {
+				t.Errorf("%s was left in non-blocking mode", f.Name())
+			}
 		}
+		_ = serverOut.Close()
 		_ = serverIn.Close()
 	})
 	c := mcpclient.NewClient(transport.NewIO(clientIn, clientOut, nil))
@@ -61,7 +67,7 @@ func nonblocking(t *testing.T, f *os.File) bool {
 	return flags&syscall.O_NONBLOCK != 0
 }
 
-func TestPollableInputLeavesOtherReadersAlone(t *testing.T) {
+func TestPollableStdioLeavesOtherStreamsAlone(t *testing.T) {
 	cases := []struct {
 		name string
 		in   io.Reader
@@ -78,10 +84,10 @@ func TestPollableInputLeavesOtherReadersAlone(t *testing.T) {
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			got, release := pollableInput(tc.in)
+			got, _, release := pollableStdio(tc.in, io.Discard)
 			defer release()
 			if got != tc.in {
-				t.Fatalf("pollableInput replaced %T", tc.in)
+				t.Fatalf("pollableStdio replaced %T", tc.in)
 			}
 		})
 	}

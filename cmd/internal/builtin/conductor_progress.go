@@ -4,16 +4,12 @@ import (
 	"context"
 	"log/slog"
 	"sync"
-	"time"
 
 	mcpgo "github.com/mark3labs/mcp-go/mcp"
 	mcpserver "github.com/mark3labs/mcp-go/server"
 
 	"github.com/toolhub/toolhub/hub"
 )
-
-// flushWait bounds how long a result waits for its progress to drain.
-const flushWait = 2 * time.Second
 
 // progressSender sends one notifications/progress per step under the
 // progress token of the call, when the caller asked for progress.
@@ -49,28 +45,5 @@ func (p *progressSender) step(ctx context.Context, s hub.Step) {
 	})
 	if err != nil {
 		p.log.Debug("step progress not sent", "err", err)
-	}
-}
-
-// queued is what an in-process client session exposes of its notification
-// queue.
-type queued interface {
-	NotificationChannel() chan<- mcpgo.JSONRPCNotification
-}
-
-// flush waits (briefly) until an in-process client has taken every queued
-// notification, so the steps reach it before the call's result does.
-func (p *progressSender) flush(ctx context.Context) {
-	if p.token == nil {
-		return
-	}
-	q, ok := mcpserver.ClientSessionFromContext(ctx).(queued)
-	if !ok {
-		return
-	}
-	ch := q.NotificationChannel()
-	deadline := time.Now().Add(flushWait)
-	for len(ch) > 0 && time.Now().Before(deadline) {
-		time.Sleep(time.Millisecond)
 	}
 }

@@ -54,7 +54,6 @@ func (c *Conductor) handle(mode hub.Mode, textArg string) mcpserver.ToolHandlerF
 		}
 		progress := newProgressSender(c.server, req, c.opts.Logger)
 		run, err := c.runner.RunEpisode(ctx, er, func(s hub.Step) { progress.step(ctx, s) })
-		progress.flush(ctx)
 		if run == nil {
 			if err == nil {
 				err = fmt.Errorf("no run was recorded")

@@ -107,9 +107,11 @@ func (g *globals) serve(ctx context.Context, o serveOptions) error {
 	d.Start(ctx)
 	d.StartModelHost(ctx)
 	defer d.Close()
+	releaseStartupMemory(ctx, d.Hub())
 	srv := d.MCP()
 	if o.httpAddr == "" {
 		g.logger().Info("serving MCP over stdio")
+		tuneForStdio(g.stdio.In, g.logger())
 		return srv.ServeStdio(ctx, g.stdio.In, g.stdio.Out)
 	}
 	return g.serveHTTP(ctx, srv, o)
