@@ -4,23 +4,19 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"strconv"
 	"sync"
-	"sync/atomic"
 	"time"
 
 	transport "github.com/mark3labs/mcp-go/client/transport"
 	mcpgo "github.com/mark3labs/mcp-go/mcp"
 	mcpserver "github.com/mark3labs/mcp-go/server"
+
+	"github.com/toolhub/toolhub/internal/queuemark"
 )
 
 // flushWait bounds how long a result from an in-process server waits for
 // the notifications sent before it to be handed on.
 const flushWait = 2 * time.Second
-
-// flushMethod marks the end of what an in-process server sent before a
-// result; it never leaves the transport.
-const flushMethod = "notifications/toolhub/flushed"
 
 // inProcessTransport connects the hub to an MCP server in the same process,
 // as mcp-go's InProcessTransport does, and in addition hands a call's
@@ -39,9 +35,7 @@ type inProcessTransport struct {
 	notifyMu sync.RWMutex
 	onNote   func(mcpgo.JSONRPCNotification)
 
-	flushMu   sync.Mutex
-	flushes   map[string]chan struct{}
-	flushSeq  atomic.Int64
+	marks     queuemark.Marks
 	startOnce sync.Once
 	closeOnce sync.Once
 	done      chan struct{}
@@ -53,7 +47,6 @@ func newInProcessTransport(srv *mcpserver.MCPServer, c inProcessClient) *inProce
 	return &inProcessTransport{
 		server:  srv,
 		session: mcpserver.NewInProcessSessionWithHandlers(srv.GenerateInProcessSessionID(), c, c, c),
-		flushes: make(map[string]chan struct{}),
 		done:    make(chan struct{}),
 	}
 }
@@ -83,8 +76,7 @@ func (t *inProcessTransport) handOn() {
 		case <-t.done:
 			return
 		case n := <-notes:
-			if n.Method == flushMethod {
-				t.flushed(n)
+			if t.marks.Reached(n) {
 				continue
 			}
 			t.notifyMu.RLock()
@@ -117,45 +109,7 @@ func (t *inProcessTransport) SendRequest(ctx context.Context, req transport.JSON
 // Flush waits until every notification the server queued before now has
 // been handed on, or flushWait passes, or ctx ends.
 func (t *inProcessTransport) Flush(ctx context.Context) {
-	id := strconv.FormatInt(t.flushSeq.Add(1), 10)
-	reached := make(chan struct{})
-	t.flushMu.Lock()
-	t.flushes[id] = reached
-	t.flushMu.Unlock()
-	defer func() {
-		t.flushMu.Lock()
-		delete(t.flushes, id)
-		t.flushMu.Unlock()
-	}()
-	marker := mcpgo.JSONRPCNotification{JSONRPC: mcpgo.JSONRPC_VERSION, Notification: mcpgo.Notification{
-		Method: flushMethod, Params: mcpgo.NotificationParams{AdditionalFields: map[string]any{"id": id}}}}
-	timer := time.NewTimer(flushWait)
-	defer timer.Stop()
-	select {
-	case t.session.NotificationChannel() <- marker:
-	case <-timer.C:
-		return
-	case <-ctx.Done():
-		return
-	case <-t.done:
-		return
-	}
-	select {
-	case <-reached:
-	case <-timer.C:
-	case <-ctx.Done():
-	case <-t.done:
-	}
-}
-
-func (t *inProcessTransport) flushed(n mcpgo.JSONRPCNotification) {
-	id, _ := n.Params.AdditionalFields["id"].(string)
-	t.flushMu.Lock()
-	reached, ok := t.flushes[id]
-	t.flushMu.Unlock()
-	if ok {
-		close(reached)
-	}
+	t.marks.Await(ctx, t.session.NotificationChannel(), flushWait)
 }
 
 func (t *inProcessTransport) SendNotification(ctx context.Context, n mcpgo.JSONRPCNotification) error {

@@ -15,8 +15,13 @@ import (
 )
 
 // flakyScenarios lose their last notification now and then in mcp-go
-// itself (#969): they are retried and only reported.
+// itself (#969), in the fixture's server: through toolhub a notification
+// the fixture did send is never lost (TestEveryProgressArrivesBeforeTheResult),
+// but one the fixture dropped cannot be made up. They are run flakyTries
+// times directly and through toolhub and the pass counts reported.
 var flakyScenarios = []string{"tools-call-with-logging", "tools-call-with-progress"}
+
+const flakyTries = 5
 
 // needsHubSupport are scenarios toolhub cannot pass yet because the hub
 // does not aggregate what they exercise, with the reason. When one starts
@@ -60,17 +65,20 @@ func TestConformanceThroughToolhub(t *testing.T) {
 		}
 	}
 	for _, name := range flakyScenarios {
-		var last scenarioResult
-		tries := 0
-		for tries < 5 && !last.passed {
-			tries++
-			last = runConformance(t, conformance, hubURL, name)[name]
+		passed := map[string]int{}
+		var lastFailure string
+		for range flakyTries {
+			for _, target := range []struct{ name, url string }{{"directly", fixtureURL}, {"through toolhub", hubURL}} {
+				res := runConformance(t, conformance, target.url, name)[name]
+				if res.passed {
+					passed[target.name]++
+				} else {
+					lastFailure = res.failures
+				}
+			}
 		}
-		if last.passed {
-			t.Logf("flaky %s through toolhub: passed on try %d", name, tries)
-		} else {
-			t.Logf("flaky %s through toolhub: failed 5 tries; last: %s", name, last.failures)
-		}
+		t.Logf("flaky %s passed %d of %d tries directly, %d of %d through toolhub (last failure: %s)",
+			name, passed["directly"], flakyTries, passed["through toolhub"], flakyTries, lastFailure)
 	}
 }
 

@@ -6,11 +6,21 @@ import (
 	"net/http"
 	"sync"
 	"time"
+
+	mcpserver "github.com/mark3labs/mcp-go/server"
 )
 
 // deliveryWait bounds how long a call's result waits for the notifications
 // sent during the call to be written to the client.
 const deliveryWait = 2 * time.Second
+
+// deliveryTracker is the stream a call's notifications travel on, as
+// callRoute.awaitDelivered uses it: queuedOne after each notification
+// queued, await before the result.
+type deliveryTracker interface {
+	queuedOne() int64
+	await(ctx context.Context, n int64)
+}
 
 // delivery follows the notifications of one Streamable HTTP request: how
 // many the request's calls queued for its response stream, and how many
@@ -72,9 +82,16 @@ func (d *delivery) await(ctx context.Context, n int64) {
 
 type deliveryKey struct{}
 
-func deliveryFrom(ctx context.Context) *delivery {
-	d, _ := ctx.Value(deliveryKey{}).(*delivery)
-	return d
+// deliveryFrom is the stream of the request ctx belongs to: an HTTP
+// request's (trackDelivery) or a stdio session; nil for others.
+func deliveryFrom(ctx context.Context) deliveryTracker {
+	if d, ok := ctx.Value(deliveryKey{}).(*delivery); ok {
+		return d
+	}
+	if d, ok := mcpserver.ClientSessionFromContext(ctx).(deliveryTracker); ok {
+		return d
+	}
+	return nil
 }
 
 // trackDelivery gives every request a delivery, in its context, fed by a

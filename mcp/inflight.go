@@ -29,10 +29,10 @@ type callRoute struct {
 	// wantsLog reports whether the client wants a downstream log message of
 	// this level during the call.
 	wantsLog func(level mcpgo.LoggingLevel) bool
-	// delivery follows the call's stream over Streamable HTTP (nil
-	// otherwise); lastQueued is the position of the last notification
-	// notify queued on it.
-	delivery   *delivery
+	// delivery is the client stream the call's notifications travel on
+	// (nil when it needs no waiting); lastQueued is the position of the last
+	// notification notify queued on it.
+	delivery   deliveryTracker
 	lastQueued atomic.Int64
 }
 

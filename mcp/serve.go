@@ -167,21 +167,14 @@ func (h *HTTPServer) Serve(ctx context.Context) error {
 	return nil
 }
 
-// stdioWorkers is how many tool calls one stdio client may have running at
-// once; more wait in mcp-go's queue.
-const stdioWorkers = 16
-
 // ServeStdio speaks MCP over in and out (the process's stdin and stdout)
-// until in ends or ctx is cancelled. Nothing but protocol messages is
-// written to out; mcp-go's own errors go to the logger. mcp-go keeps one
-// stdio session per process, so a process serves stdio once at a time.
+// until in ends or ctx is cancelled (see stdioConn). Nothing but protocol
+// messages is written to out. Pipes are read and written through the
+// poller (pollableStdio).
 func (s *Server) ServeStdio(ctx context.Context, in io.Reader, out io.Writer) error {
-	stdio := mcpserver.NewStdioServer(s.mcp)
-	stdio.SetErrorLogger(slog.NewLogLogger(s.log.Handler(), slog.LevelError))
-	mcpserver.WithWorkerPoolSize(stdioWorkers)(stdio)
 	in, out, release := pollableStdio(in, out)
 	defer release()
-	err := stdio.Listen(ctx, in, out)
+	err := newStdioConn(s, out, int(s.opts.MaxMessageBytes)).serve(ctx, in)
 	if err == nil || errors.Is(err, context.Canceled) || errors.Is(err, io.EOF) {
 		return nil
 	}

@@ -46,6 +46,9 @@ type Options struct {
 	// MaxResultBytes caps one forwarded result; larger results become an
 	// isError result saying so. Default DefaultMaxResultBytes.
 	MaxResultBytes int64
+	// MaxMessageBytes caps one message from a stdio client; a longer one is
+	// answered with an error. Default DefaultMaxBodyBytes.
+	MaxMessageBytes int64
 	// WaitReady, when set, holds the first tools/list until it returns or
 	// ReadyTimeout passes, so that clients which list tools once, right after
 	// connecting, see every server's tools (hub.Hub.WaitSettled fits).
@@ -152,6 +155,9 @@ func withDefaults(o Options) (Options, error) {
 	}
 	if o.MaxResultBytes <= 0 {
 		o.MaxResultBytes = DefaultMaxResultBytes
+	}
+	if o.MaxMessageBytes <= 0 {
+		o.MaxMessageBytes = DefaultMaxBodyBytes
 	}
 	if o.ReadyTimeout <= 0 {
 		o.ReadyTimeout = DefaultReadyTimeout

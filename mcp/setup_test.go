@@ -57,7 +57,7 @@ func inProcess(name string, srv *mcpserver.MCPServer) hub.ServerSpec {
 }
 
 // testServer builds the MCP surface over cat and closes it with the test.
-func testServer(t *testing.T, cat Catalog, opts Options) *Server {
+func testServer(t testing.TB, cat Catalog, opts Options) *Server {
 	t.Helper()
 	if opts.Logger == nil {
 		opts.Logger = quietLogger()

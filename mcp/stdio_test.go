@@ -39,7 +39,7 @@ func (b *lockedBuffer) lines() [][]byte {
 
 // stdioClient serves s over pipes and connects a client to it; the server
 // stops when the test ends.
-func stdioClient(t *testing.T, s *Server) (*mcpclient.Client, *lockedBuffer) {
+func stdioClient(t *testing.T, s *Server, opts ...mcpclient.ClientOption) (*mcpclient.Client, *lockedBuffer) {
 	t.Helper()
 	clientIn, serverOut := io.Pipe()
 	serverIn, clientOut := io.Pipe()
@@ -55,7 +55,7 @@ func stdioClient(t *testing.T, s *Server) (*mcpclient.Client, *lockedBuffer) {
 		}
 		serverOut.Close()
 	})
-	c := mcpclient.NewClient(transport.NewIO(clientIn, clientOut, nil))
+	c := mcpclient.NewClient(transport.NewIO(clientIn, clientOut, nil), opts...)
 	initClient(t, c, clientOptions{legacy: true})
 	return c, seen
 }

@@ -156,6 +156,9 @@ func initialize(ctx context.Context, c *mcpclient.Client) error {
 	defer cancel()
 	var req mcpgo.InitializeRequest
 	req.Params.ClientInfo = mcpgo.Implementation{Name: "toolhub-bench", Version: "1"}
+	// The handshake IDE clients make (and the only one server-everything
+	// speaks), so that every path carries the same messages.
+	req.Params.ProtocolVersion = mcpgo.LATEST_LEGACY_PROTOCOL_VERSION
 	if _, err := c.Initialize(ctx, req); err != nil {
 		return fmt.Errorf("initialize: %w", err)
 	}

@@ -27,6 +27,7 @@ func newBenchProxyCommand(g *globals) *cobra.Command {
 		Long: `Calls server-everything's echo tool three ways, interleaved call by call: an
 MCP client talking to server-everything over stdio, the same through
 "toolhub serve" (stdio, started as a child) and through "toolhub serve --http".
+Every client makes the protocol 2025-11-25 handshake, as IDE clients do.
 Reports p50/p99 latency, calls/s, toolhub's CPU time per call (from
 /proc/<pid>/stat) and its resident memory, idle and after the run, with the
 ratios to the direct path. Then measures an in-process echo through the hub

@@ -67,7 +67,7 @@ every downstream server.`,
 	f.StringVar(&o.tokenFile, "token-file", "", "file holding the HTTP bearer token, created when missing (default <user config dir>/toolhub/token)")
 	f.BoolVar(&o.noAuth, "no-auth", false, "serve HTTP without a token (loopback addresses only)")
 	f.StringArrayVar(&o.allowOrigins, "allow-origin", nil, "browser origin allowed besides this machine's, as scheme://host[:port] (repeatable)")
-	f.Int64Var(&o.maxBody, "max-body", mcp.DefaultMaxBodyBytes, "largest HTTP request body accepted, in bytes")
+	f.Int64Var(&o.maxBody, "max-body", mcp.DefaultMaxBodyBytes, "largest request accepted (an HTTP body or a stdio message), in bytes")
 	f.Int64Var(&o.maxResult, "max-result", mcp.DefaultMaxResultBytes, "largest tool result passed on, in bytes")
 	return cmd
 }
@@ -100,7 +100,8 @@ func (g *globals) serve(ctx context.Context, o serveOptions) error {
 	if err := o.check(); err != nil {
 		return err
 	}
-	d, err := g.newDaemon(mcp.Options{Expose: mcp.Exposure(o.expose), MaxResultBytes: o.maxResult}, true)
+	d, err := g.newDaemon(mcp.Options{Expose: mcp.Exposure(o.expose), MaxResultBytes: o.maxResult,
+		MaxMessageBytes: o.maxBody}, true)
 	if err != nil {
 		return err
 	}

@@ -1,0 +1,208 @@
+package mcp
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"sync"
+
+	mcpgo "github.com/mark3labs/mcp-go/mcp"
+)
+
+// stdioWorkers is how many goroutines wait for requests; a request that
+// finds them all busy gets a goroutine of its own.
+const stdioWorkers = 8
+
+// stdioConn serves one MCP client over a pair of streams (toolhub's stdin
+// and stdout): one message per line each way. Requests are answered
+// concurrently and notifications handled in order, by mcp-go's MCPServer;
+// a tools/call of a catalog tool takes a shorter path straight to the hub
+// (stdio_fastcall.go). Nothing but protocol messages is written to out.
+type stdioConn struct {
+	s       *Server
+	session *stdioSession
+	maxLine int
+
+	writeMu sync.Mutex
+	out     io.Writer
+
+	work    chan func()
+	working sync.WaitGroup
+	calls   sync.Map // raw JSON id of a short-path call -> context.CancelFunc
+}
+
+func newStdioConn(s *Server, out io.Writer, maxLine int) *stdioConn {
+	c := &stdioConn{s: s, out: out, maxLine: maxLine, work: make(chan func())}
+	c.session = newStdioSession(c)
+	return c
+}
+
+// serve reads messages from in until it ends or ctx is cancelled; requests
+// still running then see their context end and are waited for.
+func (c *stdioConn) serve(ctx context.Context, in io.Reader) error {
+	if err := c.s.mcp.RegisterSession(ctx, c.session); err != nil {
+		return fmt.Errorf("register the stdio session: %w", err)
+	}
+	defer c.s.mcp.UnregisterSession(context.WithoutCancel(ctx), c.session.SessionID())
+	ctx = c.s.mcp.WithContext(ctx, c.session)
+	ctx, cancel := context.WithCancel(ctx)
+	defer func() {
+		cancel()
+		close(c.work)
+		c.working.Wait()
+	}()
+	go c.session.writeNotifications(ctx)
+	for range stdioWorkers {
+		c.working.Go(func() {
+			for f := range c.work {
+				f()
+			}
+		})
+	}
+	lines := bufio.NewReaderSize(in, 64<<10)
+	for ctx.Err() == nil {
+		line, err := c.readLine(lines)
+		if len(bytes.TrimSpace(line)) > 0 {
+			c.dispatch(ctx, line)
+		}
+		switch {
+		case errors.Is(err, errLineTooLong):
+			c.writeError(nil, mcpgo.INVALID_REQUEST, fmt.Sprintf(
+				"message too large: toolhub accepts messages of at most %d bytes", c.maxLine))
+		case errors.Is(err, io.EOF):
+			return nil
+		case err != nil:
+			return fmt.Errorf("read stdin: %w", err)
+		}
+	}
+	return nil
+}
+
+var errLineTooLong = errors.New("line too long")
+
+// readLine reads one line of at most maxLine bytes. A longer line is read
+// to its end and dropped, reported as errLineTooLong.
+func (c *stdioConn) readLine(r *bufio.Reader) ([]byte, error) {
+	var line []byte
+	for {
+		chunk, err := r.ReadSlice('\n')
+		if len(line)+len(chunk) > c.maxLine {
+			for errors.Is(err, bufio.ErrBufferFull) {
+				_, err = r.ReadSlice('\n')
+			}
+			if err == nil {
+				err = errLineTooLong
+			}
+			return nil, err
+		}
+		line = append(line, chunk...)
+		if !errors.Is(err, bufio.ErrBufferFull) {
+			return line, err
+		}
+	}
+}
+
+// envelope is what routing a message needs of it.
+type envelope struct {
+	ID     json.RawMessage `json:"id"`
+	Method string          `json:"method"`
+	Params json.RawMessage `json:"params"`
+	Result json.RawMessage `json:"result"`
+	Error  json.RawMessage `json:"error"`
+}
+
+func (e *envelope) hasID() bool { return len(e.ID) > 0 && !bytes.Equal(e.ID, []byte("null")) }
+
+// dispatch routes one message: a response to one of toolhub's requests to
+// the request waiting for it, a notification to the server in order, a
+// request to a worker.
+func (c *stdioConn) dispatch(ctx context.Context, line []byte) {
+	var env envelope
+	if err := json.Unmarshal(line, &env); err != nil {
+		c.writeError(nil, mcpgo.PARSE_ERROR, "parse error: "+err.Error())
+		return
+	}
+	switch {
+	case env.Method == "" && env.hasID():
+		c.session.answered(env)
+	case !env.hasID():
+		if env.Method == string(mcpgo.MethodNotificationCancelled) && c.cancelShortCall(env.Params) {
+			return
+		}
+		c.handle(ctx, line)
+	default:
+		if call, ok := c.shortCall(env); ok {
+			c.run(func() { c.serveShortCall(ctx, env.ID, call) })
+			return
+		}
+		c.run(func() { c.handle(ctx, line) })
+	}
+}
+
+// run hands f to a waiting worker, or to a new goroutine when none waits:
+// the read loop never blocks, so a cancellation is read while requests run.
+func (c *stdioConn) run(f func()) {
+	select {
+	case c.work <- f:
+	default:
+		c.working.Go(f)
+	}
+}
+
+// handle lets mcp-go's server answer one message, turning a panic into an
+// internal error.
+func (c *stdioConn) handle(ctx context.Context, line []byte) {
+	defer func() {
+		if r := recover(); r != nil {
+			c.s.log.Error("stdio request handler panicked", "panic", r)
+			var env envelope
+			if json.Unmarshal(line, &env) == nil && env.hasID() {
+				c.writeError(env.ID, mcpgo.INTERNAL_ERROR, fmt.Sprintf("internal error: %v", r))
+			}
+		}
+	}()
+	if resp := c.s.mcp.HandleMessage(ctx, line); resp != nil {
+		c.writeJSON(resp)
+	}
+}
+
+// writeJSON writes one message.
+func (c *stdioConn) writeJSON(msg any) {
+	body, err := json.Marshal(msg)
+	if err != nil {
+		c.s.log.Error("encode a message for the stdio client", "err", err)
+		return
+	}
+	c.writeLine(body)
+}
+
+// writeLine writes body and a newline in one write.
+func (c *stdioConn) writeLine(body []byte) {
+	c.writeMu.Lock()
+	defer c.writeMu.Unlock()
+	if _, err := c.out.Write(append(body, '\n')); err != nil {
+		c.s.log.Debug("write to the stdio client", "err", err)
+	}
+}
+
+// writeError answers id (nil when unknown) with a JSON-RPC error.
+func (c *stdioConn) writeError(id json.RawMessage, code int, message string) {
+	if id == nil {
+		id = json.RawMessage("null")
+	}
+	c.writeJSON(struct {
+		JSONRPC string          `json:"jsonrpc"`
+		ID      json.RawMessage `json:"id"`
+		Error   struct {
+			Code    int    `json:"code"`
+			Message string `json:"message"`
+		} `json:"error"`
+	}{JSONRPC: mcpgo.JSONRPC_VERSION, ID: id, Error: struct {
+		Code    int    `json:"code"`
+		Message string `json:"message"`
+	}{code, message}})
+}

@@ -1,0 +1,236 @@
+package mcp
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"strings"
+	"testing"
+	"time"
+
+	mcpclient "github.com/mark3labs/mcp-go/client"
+)
+
+func TestStdioClientAnswersDownstreamRequests(t *testing.T) {
+	srv := testServer(t, testHub(t, nil, inProcess("asker", askingServer())), Options{})
+	alice := &answeringClient{name: "alice"}
+	withHandlers, _ := stdioClient(t, srv, mcpclient.WithSamplingHandler(alice), mcpclient.WithElicitationHandler(alice))
+	tests := []struct {
+		name   string
+		client *mcpclient.Client
+		tool   string
+		want   string
+	}{
+		{"sampling", withHandlers, "asker__sample", "sampled by alice"},
+		{"elicitation", withHandlers, "asker__elicit", `{"name":"alice"}`},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			if got := resultText(callTool(t, tc.client, tc.tool, map[string]any{"text": tc.name})); got != tc.want {
+				t.Errorf("result %q, want %q", got, tc.want)
+			}
+		})
+	}
+	if asked := alice.questions(); len(asked) != 2 {
+		t.Errorf("alice was asked %v, want both questions", asked)
+	}
+}
+
+func TestStdioClientWithoutSamplingIsRefused(t *testing.T) {
+	srv := testServer(t, testHub(t, nil, inProcess("asker", askingServer())), Options{})
+	c, _ := stdioClient(t, srv)
+	got := resultText(callTool(t, c, "asker__sample", map[string]any{"text": "x"}))
+	if !strings.Contains(got, "the calling client does not support sampling") {
+		t.Errorf("result %q", got)
+	}
+}
+
+func TestStdioNotificationsArriveBeforeTheResult(t *testing.T) {
+	fix := newFixture()
+	go func() {
+		for range fix.started {
+		}
+	}()
+	relay := NewRelay()
+	srv := testServer(t, testHub(t, relay, inProcess("fix", fix.srv)), Options{Relay: relay})
+	n := &notes{}
+	c, _ := stdioClient(t, srv)
+	c.OnNotification(n.add)
+	const steps = 5
+	for i := range 40 {
+		before := len(n.of("notifications/progress"))
+		if _, err := callWithProgress(t.Context(), c, "fix__slow",
+			map[string]any{"steps": steps, "delay_ms": 0, "label": "x"}, float64(i+1)); err != nil {
+			t.Fatal(err)
+		}
+		if got := len(n.of("notifications/progress")) - before; got != steps {
+			t.Fatalf("call %d: %d of %d progress notifications came before the result", i, got, steps)
+		}
+		logsBefore := len(n.of("notifications/message"))
+		callTool(t, c, "fix__logs", map[string]any{"label": "x"})
+		if got := len(n.of("notifications/message")) - logsBefore; got != 3 {
+			t.Fatalf("call %d: %d of 3 log messages came before the result", i, got)
+		}
+	}
+}
+
+// rawStdio serves s over pipes and talks to it line by line.
+type rawStdio struct {
+	t     *testing.T
+	in    io.WriteCloser
+	lines chan []byte
+}
+
+func newRawStdio(t *testing.T, s *Server) *rawStdio {
+	t.Helper()
+	clientIn, serverOut := io.Pipe()
+	serverIn, clientOut := io.Pipe()
+	done := make(chan error, 1)
+	go func() { done <- s.ServeStdio(t.Context(), serverIn, serverOut) }()
+	r := &rawStdio{t: t, in: clientOut, lines: make(chan []byte, 100)}
+	go func() {
+		sc := bufio.NewScanner(clientIn)
+		sc.Buffer(nil, 32<<20)
+		for sc.Scan() {
+			r.lines <- append([]byte(nil), sc.Bytes()...)
+		}
+		close(r.lines)
+	}()
+	t.Cleanup(func() {
+		clientOut.Close()
+		if err := <-done; err != nil {
+			t.Errorf("ServeStdio: %v", err)
+		}
+		serverOut.Close()
+	})
+	r.send(`{"jsonrpc":"2.0","id":"init","method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"raw","version":"1"}}}`)
+	r.response(`"init"`)
+	r.send(`{"jsonrpc":"2.0","method":"notifications/initialized"}`)
+	return r
+}
+
+func (r *rawStdio) send(line string) {
+	r.t.Helper()
+	if _, err := io.WriteString(r.in, line+"\n"); err != nil {
+		r.t.Fatal(err)
+	}
+}
+
+// message is a line the server wrote, with its parts kept raw.
+type message struct {
+	ID     json.RawMessage `json:"id"`
+	Method string          `json:"method"`
+	Result json.RawMessage `json:"result"`
+	Error  *struct {
+		Code    int    `json:"code"`
+		Message string `json:"message"`
+	} `json:"error"`
+}
+
+// response reads lines until the response to id (raw JSON) and returns it
+// with the ids of every other response read on the way.
+func (r *rawStdio) response(id string) (message, []string) {
+	r.t.Helper()
+	var others []string
+	timeout := time.After(waitLimit)
+	for {
+		select {
+		case line, ok := <-r.lines:
+			if !ok {
+				r.t.Fatalf("the server closed stdout before answering %s", id)
+			}
+			var m message
+			if err := json.Unmarshal(line, &m); err != nil {
+				r.t.Fatalf("stdout carried %q: %v", line, err)
+			}
+			if string(m.ID) == id {
+				return m, others
+			}
+			if m.Method == "" {
+				others = append(others, string(m.ID))
+			}
+		case <-timeout:
+			r.t.Fatalf("no response to %s", id)
+		}
+	}
+}
+
+// TestStdioShortPathAnswersAsMcpGoDoes calls catalog tools once on the short
+// path and once with a _meta entry that sends the same call through mcp-go's
+// request handling: the results must be byte for byte the same.
+func TestStdioShortPathAnswersAsMcpGoDoes(t *testing.T) {
+	fix := newFixture()
+	srv := testServer(t, testHub(t, nil, inProcess("fix", fix.srv)), Options{})
+	r := newRawStdio(t, srv)
+	calls := []struct {
+		name string
+		args string
+	}{
+		{"fix__rich", `{}`},
+		{"fix__echo", `{"message":"ünïcode \u2028 \"quoted\""}`},
+		{"fix__fail", `{}`},
+		{"fix__typed", `{"count":0}`},
+		{"fix__typed", `{"count":2,"name":"n"}`},
+		{"fix__big", `{"bytes":100000}`},
+	}
+	for i, c := range calls {
+		t.Run(fmt.Sprint(c.name, i), func(t *testing.T) {
+			r.send(fmt.Sprintf(`{"jsonrpc":"2.0","id":%d,"method":"tools/call","params":{"name":%q,"arguments":%s}}`, 2*i, c.name, c.args))
+			short, _ := r.response(fmt.Sprint(2 * i))
+			r.send(fmt.Sprintf(`{"jsonrpc":"2.0","id":%d,"method":"tools/call","params":{"name":%q,"arguments":%s,"_meta":{"vendor/trace":"t"}}}`, 2*i+1, c.name, c.args))
+			long, _ := r.response(fmt.Sprint(2*i + 1))
+			if short.Error != nil || long.Error != nil {
+				t.Fatalf("errors: %v / %v", short.Error, long.Error)
+			}
+			if !bytes.Equal(short.Result, long.Result) {
+				t.Errorf("short path result\n%s\nmcp-go's\n%s", short.Result, long.Result)
+			}
+		})
+	}
+}
+
+func TestStdioBadInputGetsAnErrorAndTheConnectionGoesOn(t *testing.T) {
+	srv := testServer(t, newFakeCatalog(), Options{MaxMessageBytes: 1 << 10})
+	r := newRawStdio(t, srv)
+	tests := []struct {
+		name string
+		line string
+		code int
+		text string
+	}{
+		{"not JSON", `{"jsonrpc":"2.0","id":1,"method":`, -32700, "parse error"},
+		{"too large", `{"jsonrpc":"2.0","id":2,"method":"ping","params":{"pad":"` + strings.Repeat("x", 2<<10) + `"}}`,
+			-32600, "message too large: toolhub accepts messages of at most 1024 bytes"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			r.send(tc.line)
+			m, _ := r.response("null")
+			if m.Error == nil || m.Error.Code != tc.code || !strings.Contains(m.Error.Message, tc.text) {
+				t.Errorf("got %+v, want code %d with %q", m.Error, tc.code, tc.text)
+			}
+			r.send(`{"jsonrpc":"2.0","id":"after","method":"ping"}`)
+			if m, _ := r.response(`"after"`); m.Error != nil {
+				t.Errorf("ping after bad input: %+v", m.Error)
+			}
+		})
+	}
+}
+
+func TestStdioCancelledCallGetsNoResponse(t *testing.T) {
+	fix := newFixture()
+	srv := testServer(t, testHub(t, nil, inProcess("fix", fix.srv)), Options{})
+	r := newRawStdio(t, srv)
+	r.send(`{"jsonrpc":"2.0","id":77,"method":"tools/call","params":{"name":"fix__slow","arguments":{"steps":100000,"label":"c"}}}`)
+	expectLabel(t, fix.started, "c", "start")
+	r.send(`{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":77,"reason":"user"}}`)
+	expectLabel(t, fix.cancelled, "c", "cancellation")
+	r.send(`{"jsonrpc":"2.0","id":78,"method":"ping"}`)
+	if _, others := r.response("78"); len(others) > 0 {
+		t.Errorf("responses to %v came before the ping's; the cancelled call must get none", others)
+	}
+	_ = context.Background
+}

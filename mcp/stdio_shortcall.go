@@ -1,0 +1,99 @@
+package mcp
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+
+	mcpgo "github.com/mark3labs/mcp-go/mcp"
+)
+
+// shortCallParams are the params of a tools/call the short path takes:
+// a name, arguments and at most a progress token in _meta. Anything else
+// (a 2026-07-28 request's metadata, a task) goes through mcp-go's server.
+type shortCallParams struct {
+	Name      string                     `json:"name"`
+	Arguments json.RawMessage            `json:"arguments"`
+	Meta      map[string]json.RawMessage `json:"_meta"`
+	token     mcpgo.ProgressToken
+}
+
+// shortCall reports whether env is a tools/call of a catalog tool on the
+// current surface that can skip mcp-go's request handling: decoding the
+// request into typed values, its hooks, and encoding the result again.
+// The call then goes to forward as mcp-go would send it there.
+func (c *stdioConn) shortCall(env envelope) (*shortCallParams, bool) {
+	if env.Method != string(mcpgo.MethodToolsCall) || len(env.Params) == 0 {
+		return nil, false
+	}
+	var p shortCallParams
+	dec := json.NewDecoder(bytes.NewReader(env.Params))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(&p); err != nil || p.Name == "" {
+		return nil, false
+	}
+	for key, raw := range p.Meta {
+		if key != "progressToken" {
+			return nil, false
+		}
+		if err := json.Unmarshal(raw, &p.token); err != nil {
+			return nil, false
+		}
+	}
+	if p.Name == FindToolsName || p.Name == DescribeToolName || p.Name == CallToolName || c.s.mcp.GetTool(p.Name) == nil {
+		return nil, false
+	}
+	return &p, true
+}
+
+// serveShortCall forwards the call and writes its result. The client's
+// notifications/cancelled for id cancels it (cancelShortCall).
+func (c *stdioConn) serveShortCall(ctx context.Context, id json.RawMessage, p *shortCallParams) {
+	ctx, cancel := context.WithCancelCause(ctx)
+	key := string(id)
+	c.calls.Store(key, cancel)
+	defer func() {
+		c.calls.Delete(key)
+		cancel(nil)
+		if r := recover(); r != nil {
+			c.s.log.Error("stdio tool call panicked", "tool", p.Name, "panic", r)
+			c.writeError(id, mcpgo.INTERNAL_ERROR, fmt.Sprintf("internal error: %v", r))
+		}
+	}()
+	res := c.s.forward(ctx, p.Name, p.Arguments, p.token)
+	if errors.Is(context.Cause(ctx), errCancelledByClient) {
+		return // a cancelled request gets no response
+	}
+	body, err := json.Marshal(res)
+	if err != nil {
+		c.writeError(id, mcpgo.INTERNAL_ERROR, "encode the tool result: "+err.Error())
+		return
+	}
+	line := make([]byte, 0, len(body)+len(id)+40)
+	line = append(line, `{"jsonrpc":"2.0","id":`...)
+	line = append(line, id...)
+	line = append(line, `,"result":`...)
+	line = append(line, body...)
+	line = append(line, '}')
+	c.writeLine(line)
+}
+
+// cancelShortCall cancels the short-path call a notifications/cancelled
+// names, and reports whether there was one.
+func (c *stdioConn) cancelShortCall(params json.RawMessage) bool {
+	var p struct {
+		RequestID json.RawMessage `json:"requestId"`
+	}
+	if json.Unmarshal(params, &p) != nil || len(p.RequestID) == 0 {
+		return false
+	}
+	cancel, ok := c.calls.Load(string(p.RequestID))
+	if ok {
+		cancel.(context.CancelCauseFunc)(errCancelledByClient)
+	}
+	return ok
+}
+
+var errCancelledByClient = errors.New("the client cancelled the request")
