@@ -37,8 +37,8 @@ func FuzzStdioMessages(f *testing.F) {
 		if bytes.ContainsRune(line, '\n') || len(bytes.TrimSpace(line)) == 0 {
 			return // the read loop splits lines and skips blank ones
 		}
-		c.dispatch(ctx, line)
-		c.working.Wait()
+		c.dispatch(ctx, line) // no workers wait: every request gets its own goroutine
+		c.spawned.Wait()
 		for _, written := range out.lines() {
 			var msg struct {
 				JSONRPC string `json:"jsonrpc"`

@@ -30,9 +30,10 @@ type stdioConn struct {
 	writeMu sync.Mutex
 	out     io.Writer
 
-	work    chan func()
-	working sync.WaitGroup
-	calls   sync.Map // raw JSON id of a short-path call -> context.CancelFunc
+	work    chan func()    // to the waiting workers
+	working sync.WaitGroup // the workers
+	spawned sync.WaitGroup // requests that found no worker waiting
+	calls   sync.Map       // raw JSON id of a short-path call -> context.CancelFunc
 }
 
 func newStdioConn(s *Server, out io.Writer, maxLine int) *stdioConn {
@@ -41,8 +42,9 @@ func newStdioConn(s *Server, out io.Writer, maxLine int) *stdioConn {
 	return c
 }
 
-// serve reads messages from in until it ends or ctx is cancelled; requests
-// still running then see their context end and are waited for.
+// serve reads messages from in until it ends or ctx is cancelled. Requests
+// still running then see their context end; those on workers are waited
+// for. A read blocked on in is left to end when in is closed.
 func (c *stdioConn) serve(ctx context.Context, in io.Reader) error {
 	if err := c.s.mcp.RegisterSession(ctx, c.session); err != nil {
 		return fmt.Errorf("register the stdio session: %w", err)
@@ -52,20 +54,39 @@ func (c *stdioConn) serve(ctx context.Context, in io.Reader) error {
 	ctx, cancel := context.WithCancel(ctx)
 	defer func() {
 		cancel()
-		close(c.work)
 		c.working.Wait()
 	}()
 	go c.session.writeNotifications(ctx)
 	for range stdioWorkers {
 		c.working.Go(func() {
-			for f := range c.work {
-				f()
+			for {
+				select {
+				case f := <-c.work:
+					f()
+				case <-ctx.Done():
+					return
+				}
 			}
 		})
 	}
+	ended := make(chan error, 1)
+	go func() { ended <- c.readMessages(ctx, in) }()
+	select {
+	case err := <-ended:
+		return err
+	case <-ctx.Done():
+		return nil
+	}
+}
+
+// readMessages dispatches every line of in until in ends or ctx is done.
+func (c *stdioConn) readMessages(ctx context.Context, in io.Reader) error {
 	lines := bufio.NewReaderSize(in, 64<<10)
-	for ctx.Err() == nil {
+	for {
 		line, err := c.readLine(lines)
+		if ctx.Err() != nil {
+			return nil
+		}
 		if len(bytes.TrimSpace(line)) > 0 {
 			c.dispatch(ctx, line)
 		}
@@ -79,7 +100,6 @@ func (c *stdioConn) serve(ctx context.Context, in io.Reader) error {
 			return fmt.Errorf("read stdin: %w", err)
 		}
 	}
-	return nil
 }
 
 var errLineTooLong = errors.New("line too long")
@@ -149,7 +169,7 @@ func (c *stdioConn) run(f func()) {
 	select {
 	case c.work <- f:
 	default:
-		c.working.Go(f)
+		c.spawned.Go(f)
 	}
 }
 

@@ -232,5 +232,24 @@ func TestStdioCancelledCallGetsNoResponse(t *testing.T) {
 	if _, others := r.response("78"); len(others) > 0 {
 		t.Errorf("responses to %v came before the ping's; the cancelled call must get none", others)
 	}
-	_ = context.Background
+}
+
+// TestStdioStopsWhenItsContextEnds: a signal ends toolhub serve while the
+// client still holds stdin open; serving must end all the same.
+func TestStdioStopsWhenItsContextEnds(t *testing.T) {
+	srv := testServer(t, newFakeCatalog(), Options{})
+	serverIn, clientOut := io.Pipe()
+	defer clientOut.Close()
+	ctx, cancel := context.WithCancel(t.Context())
+	done := make(chan error, 1)
+	go func() { done <- srv.ServeStdio(ctx, serverIn, io.Discard) }()
+	cancel()
+	select {
+	case err := <-done:
+		if err != nil {
+			t.Errorf("ServeStdio: %v", err)
+		}
+	case <-time.After(waitLimit):
+		t.Fatal("ServeStdio kept reading after its context ended")
+	}
 }
