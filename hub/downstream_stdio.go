@@ -5,13 +5,11 @@ import (
 	"fmt"
 	"time"
 
-	transport "github.com/mark3labs/mcp-go/client/transport"
-
 	"github.com/toolhub/toolhub/internal/pipeio"
 )
 
 // openStdio spawns the child in its own process group and wires its stdout
-// through the framer into mcp-go's stdio transport.
+// through the framer into the hub's stdio transport.
 func (d *downstream) openStdio(conn *connection) error {
 	child, err := startChild(d.spec, d.stderr)
 	if err != nil {
@@ -27,7 +25,7 @@ func (d *downstream) openStdio(conn *connection) error {
 		violation: conn.markBroken,
 		end:       conn.stdoutEnded,
 	})
-	conn.raw = transport.NewIO(framer, pipeio.Wrap(child.stdin), nil)
+	conn.raw = newStdioTransport(framer, pipeio.Wrap(child.stdin), d.log)
 	conn.rawWatchesContext = true
 	return nil
 }

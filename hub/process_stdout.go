@@ -27,9 +27,8 @@ type stdoutFramer struct {
 	onEnd func()
 	ended bool
 
-	pending []byte // the rest of the current line, served to Read
-	line    []byte // reused line buffer
-	err     error  // returned once pending is empty
+	line []byte // reused line buffer
+	err  error  // the end of the stream, once reached
 }
 
 // framerHooks tell the connection what the framer saw.
@@ -49,21 +48,26 @@ func newStdoutFramer(src io.Reader, limit int, hooks framerHooks) *stdoutFramer 
 	}
 }
 
-// Read serves the filtered stream.
-func (f *stdoutFramer) Read(p []byte) (int, error) {
-	for len(f.pending) == 0 {
+// nextMessage serves the filtered stream one message at a time: a line
+// with its newline (valid until the next call), or the error that ends the
+// stream.
+func (f *stdoutFramer) nextMessage() ([]byte, error) {
+	for {
 		if f.err != nil {
-			return 0, f.err
+			return nil, f.err
 		}
-		f.pending, f.err = f.nextLine()
-		if f.err != nil && !f.ended {
-			f.ended = true
-			f.onEnd()
+		line, err := f.nextLine()
+		if err != nil {
+			f.err = err
+			if !f.ended {
+				f.ended = true
+				f.onEnd()
+			}
+		}
+		if len(line) > 0 || err != nil {
+			return line, err
 		}
 	}
-	n := copy(p, f.pending)
-	f.pending = f.pending[n:]
-	return n, nil
 }
 
 // nextLine returns the next line to pass on (with its newline), nil for a

@@ -18,11 +18,24 @@ func framed(t testing.TB, input string, limit int) (out string, oversized []stri
 		violation: func(err error) { violation = err },
 		end:       func() {},
 	})
-	data, err := io.ReadAll(f)
-	if err != nil {
+	data, err := readMessages(f)
+	if err != io.EOF {
 		t.Fatalf("read: %v", err)
 	}
 	return string(data), oversized, violation
+}
+
+// readMessages is everything the framer passes on, and the error it ended
+// with.
+func readMessages(f *stdoutFramer) ([]byte, error) {
+	var out []byte
+	for {
+		line, err := f.nextMessage()
+		out = append(out, line...)
+		if err != nil {
+			return out, err
+		}
+	}
 }
 
 func TestStdoutFramer(t *testing.T) {
@@ -116,8 +129,8 @@ func TestStdoutFramerLargeLineInSmallReads(t *testing.T) {
 		violation: func(err error) { t.Errorf("violation: %v", err) },
 		end:       func() {},
 	})
-	out, err := io.ReadAll(f)
-	if err != nil || string(out) != line+"\n" {
+	out, err := readMessages(f)
+	if err != io.EOF || string(out) != line+"\n" {
 		t.Fatalf("got %d bytes, %v", len(out), err)
 	}
 }
@@ -145,11 +158,11 @@ func TestStdoutFramerPassesReadErrors(t *testing.T) {
 		violation: func(error) {},
 		end:       func() { ends++ },
 	})
-	out, err := io.ReadAll(f)
+	out, err := readMessages(f)
 	if string(out) != "{\"id\":1}\n" || !errors.Is(err, boom) {
 		t.Fatalf("got %q, %v", out, err)
 	}
-	if _, err := f.Read(make([]byte, 8)); !errors.Is(err, boom) || ends != 1 {
+	if _, err := f.nextMessage(); !errors.Is(err, boom) || ends != 1 {
 		t.Fatalf("after the end: %v, end reported %d times", err, ends)
 	}
 }
