@@ -1,6 +1,7 @@
 package hub
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -39,20 +40,16 @@ func (h *Hub) Call(ctx context.Context, name string, args json.RawMessage, opts 
 	if !ok || m.ds == nil {
 		return nil, &ServerUnavailableError{Server: tool.Server, State: StateStopped}
 	}
-	timeout := m.spec.Timeout
-	if timeout <= 0 {
-		timeout = h.opts.CallTimeout
-	}
-	callCtx, cancel := context.WithTimeout(ctx, timeout)
-	defer cancel()
-
+	// The server's call timeout is applied by the downstream, which reports
+	// it under the server's own tool name; the caller knows the tool by
+	// its exposed name.
 	start := time.Now()
-	raw, err := m.ds.Call(callCtx, tool.RawTool.Name, args, opts.Meta)
+	raw, err := m.ds.Call(ctx, tool.RawTool.Name, args, opts.Meta)
 	elapsed := time.Since(start)
 	if err != nil {
 		tool.Stats.Record(elapsed, true)
-		if errors.Is(callCtx.Err(), context.DeadlineExceeded) && ctx.Err() == nil {
-			return nil, &CallTimeoutError{Tool: name, Timeout: timeout.String()}
+		if timeout, ok := errors.AsType[*CallTimeoutError](err); ok {
+			return nil, &CallTimeoutError{Tool: name, Timeout: timeout.Timeout}
 		}
 		return nil, err
 	}
@@ -61,7 +58,12 @@ func (h *Hub) Call(ctx context.Context, name string, args json.RawMessage, opts 
 	return &CallResult{Raw: raw, IsError: isError, Tool: tool, Duration: elapsed}, nil
 }
 
+// resultIsError reads a result's isError; most results have none, which a
+// scan finds without decoding a result that may be megabytes long.
 func resultIsError(raw json.RawMessage) bool {
+	if !bytes.Contains(raw, []byte(`"isError"`)) {
+		return false
+	}
 	var r struct {
 		IsError bool `json:"isError"`
 	}
