@@ -12,8 +12,11 @@
 // (document search, orchestrate) join the catalog as in-process servers and
 // need nothing here.
 //
-// Over HTTP (ListenHTTP) every request passes an Origin check, a bearer
-// token and a body cap in front of mcp-go's Host check, and sessions are
-// stateful. Snippets for client configuration files come from
+// Over stdio (ServeStdio) toolhub runs its own connection: a tools/call of a
+// catalog tool goes straight to the hub, everything else through mcp-go's
+// MCPServer. Over HTTP (ListenHTTP) every request passes an Origin check, a
+// bearer token and a body cap in front of mcp-go's Host check, and sessions
+// are stateful. Either way a call's notifications are written before its
+// result. Snippets for client configuration files come from
 // StdioSnippets and HTTPSnippets.
 package mcp

@@ -21,7 +21,7 @@ const stdioWorkers = 8
 // and stdout): one message per line each way. Requests are answered
 // concurrently and notifications handled in order, by mcp-go's MCPServer;
 // a tools/call of a catalog tool takes a shorter path straight to the hub
-// (stdio_fastcall.go). Nothing but protocol messages is written to out.
+// (stdio_shortcall.go). Nothing but protocol messages is written to out.
 type stdioConn struct {
 	s       *Server
 	session *stdioSession
@@ -33,7 +33,7 @@ type stdioConn struct {
 	work    chan func()    // to the waiting workers
 	working sync.WaitGroup // the workers
 	spawned sync.WaitGroup // requests that found no worker waiting
-	calls   sync.Map       // raw JSON id of a short-path call -> context.CancelFunc
+	calls   sync.Map       // raw JSON id of a short-path call -> context.CancelCauseFunc
 }
 
 func newStdioConn(s *Server, out io.Writer, maxLine int) *stdioConn {
