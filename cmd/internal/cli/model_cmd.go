@@ -9,6 +9,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/toolhub/toolhub/cmd/internal/config"
 	"github.com/toolhub/toolhub/cmd/internal/daemon"
 	"github.com/toolhub/toolhub/hub"
 )
@@ -39,13 +40,9 @@ the no-model policy.`,
 		Example: "  toolhub model status\n  toolhub model status --json",
 		Args:    cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			cfg, err := g.loadConfig()
+			models, err := g.loadModels()
 			if err != nil {
 				return err
-			}
-			models, err := daemon.LoadModels(cfg)
-			if err != nil {
-				return asUsage(err)
 			}
 			st := probeModelStatus(cmd.Context(), models)
 			if asJSON {
@@ -76,13 +73,9 @@ nothing is started.`,
 		Example: "  toolhub model start",
 		Args:    cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			cfg, err := g.loadConfig()
+			models, err := g.loadModels()
 			if err != nil {
 				return err
-			}
-			models, err := daemon.LoadModels(cfg)
-			if err != nil {
-				return asUsage(err)
 			}
 			host, err := daemon.NewModelHost(models, os.LookupEnv, g.logger())
 			if err != nil {
@@ -139,4 +132,18 @@ func (g *globals) printHostState(st hub.ModelHostStatus) {
 		line += ": " + oneLine(st.LastError, 120)
 	}
 	fmt.Fprintln(g.stdio.Out, line)
+}
+
+// loadModels reads the configured model endpoints; a bad models section is
+// a usage error.
+func (g *globals) loadModels() (*config.Models, error) {
+	cfg, err := g.loadConfig()
+	if err != nil {
+		return nil, err
+	}
+	models, err := daemon.LoadModels(cfg)
+	if err != nil {
+		return nil, asUsage(err)
+	}
+	return models, nil
 }

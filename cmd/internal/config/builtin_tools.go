@@ -57,14 +57,11 @@ type WebSearch struct {
 // ReadBuiltinTools decodes the python and webSearch sections of a toolhub
 // configuration's source, reporting problems at their line and column.
 func ReadBuiltinTools(filename string, data []byte) (*BuiltinTools, error) {
-	l := &problemList{file: filename, src: data}
 	out := &BuiltinTools{Python: Python{Sandbox: SandboxAuto}}
-	root, ok := parseTree(l, data)
+	d, members, ok := readTopLevel(filename, data)
 	if !ok {
-		return nil, l.err()
+		return nil, d.err()
 	}
-	d := decoder{l}
-	members, _ := d.object(&root, "")
 	for _, m := range members {
 		switch m.key {
 		case "python":
@@ -73,7 +70,7 @@ func ReadBuiltinTools(filename string, data []byte) (*BuiltinTools, error) {
 			out.WebSearch = readWebSearch(d, m)
 		}
 	}
-	if err := l.err(); err != nil {
+	if err := d.err(); err != nil {
 		return nil, err
 	}
 	return out, nil

@@ -14,6 +14,19 @@ type decoder struct {
 	*problemList
 }
 
+// readTopLevel parses one section reader's view of a configuration: the
+// members of the top-level object, and the decoder that collects problems.
+// ok is false when the source does not parse at all.
+func readTopLevel(filename string, data []byte) (d decoder, members []member, ok bool) {
+	d = decoder{&problemList{file: filename, src: data}}
+	root, ok := parseTree(d.problemList, data)
+	if !ok {
+		return d, nil, false
+	}
+	members, _ = d.object(&root, "")
+	return d, members, true
+}
+
 // member is one object member whose name is known to be unique.
 type member struct {
 	key     string

@@ -51,14 +51,11 @@ var knownRoles = []string{policies.RoleSearch, policies.RoleReason, policies.Rol
 // true is the calling MCP client's own model: it has no URL, its locality
 // defaults to remote and its prices stay unknown (see samplingEndpoint).
 func ReadModels(filename string, data []byte) (*Models, error) {
-	l := &problemList{file: filename, src: data}
 	out := &Models{Orchestrator: defaultOrchestrator(), Temperature: DefaultTemperature}
-	root, ok := parseTree(l, data)
+	d, members, ok := readTopLevel(filename, data)
 	if !ok {
-		return nil, l.err()
+		return nil, d.err()
 	}
-	d := decoder{l}
-	members, _ := d.object(&root, "")
 	for _, m := range members {
 		switch m.key {
 		case "models":
@@ -67,7 +64,7 @@ func ReadModels(filename string, data []byte) (*Models, error) {
 			readOrchestrator(d, m.value, out)
 		}
 	}
-	if err := l.err(); err != nil {
+	if err := d.err(); err != nil {
 		return nil, err
 	}
 	return out, nil
