@@ -127,10 +127,20 @@ func chatText(content json.RawMessage) string {
 	if json.Unmarshal(content, &s) == nil {
 		return s
 	}
-	var parts []struct {
-		Type string `json:"type"`
-		Text string `json:"text"`
-	}
+	return joinTextBlocks(content)
+}
+
+// textBlock is one content part: OpenAI's chat parts and MCP's content
+// blocks share the shape.
+type textBlock struct {
+	Type string `json:"type"`
+	Text string `json:"text"`
+}
+
+// joinTextBlocks is the text of an array of content parts, one line each;
+// other part types are left out.
+func joinTextBlocks(content json.RawMessage) string {
+	var parts []textBlock
 	_ = json.Unmarshal(content, &parts)
 	var texts []string
 	for _, p := range parts {
@@ -182,21 +192,9 @@ func completionFromSample(answer json.RawMessage) ([]byte, error) {
 // sampleText is the text of a sampling result's content: one block or an
 // array of them; other block types are left out.
 func sampleText(content json.RawMessage) string {
-	type block struct {
-		Type string `json:"type"`
-		Text string `json:"text"`
-	}
-	var one block
+	var one textBlock
 	if json.Unmarshal(content, &one) == nil && one.Type != "" {
 		return one.Text
 	}
-	var many []block
-	_ = json.Unmarshal(content, &many)
-	var texts []string
-	for _, b := range many {
-		if b.Type == "text" {
-			texts = append(texts, b.Text)
-		}
-	}
-	return strings.Join(texts, "\n")
+	return joinTextBlocks(content)
 }
