@@ -4,6 +4,9 @@ import (
 	"fmt"
 	"log/slog"
 	"os"
+	"time"
+
+	mcpserver "github.com/mark3labs/mcp-go/server"
 
 	"github.com/toolhub/toolhub/cmd/internal/builtin"
 	"github.com/toolhub/toolhub/cmd/internal/config"
@@ -13,16 +16,23 @@ import (
 // builtinPrefix starts the names of toolhub's own providers.
 const builtinPrefix = "toolhub-"
 
-// documentsSpec puts the documents provider in the hub as a local,
-// unprefixed in-process server: its tools keep their own names.
-func documentsSpec(docs *builtin.Documents) hub.ServerSpec {
+// builtinSpec puts one of toolhub's own providers in the hub as an
+// unprefixed in-process server: its tools keep their own names. A zero
+// timeout is the hub's default.
+func builtinSpec(name string, srv *mcpserver.MCPServer, locality hub.Locality, timeout time.Duration) hub.ServerSpec {
 	return hub.ServerSpec{
-		Name:       builtinPrefix + builtin.DocumentsServerName,
+		Name:       builtinPrefix + name,
 		Transport:  hub.TransportInProcess,
-		InProcess:  docs.Server(),
+		InProcess:  srv,
 		Unprefixed: true,
-		Locality:   hub.LocalityLocal,
+		Locality:   locality,
+		Timeout:    timeout,
 	}
+}
+
+// documentsSpec puts the documents provider in the hub, local.
+func documentsSpec(docs *builtin.Documents) hub.ServerSpec {
+	return builtinSpec(builtin.DocumentsServerName, docs.Server(), hub.LocalityLocal, 0)
 }
 
 func documentsOptions(docs config.Documents, log *slog.Logger) builtin.DocumentsOptions {

@@ -19,14 +19,7 @@ const conductorTimeout = 2 * time.Hour
 // conductorSpec puts the orchestrate and research tools in the hub as a
 // local, unprefixed in-process server.
 func conductorSpec(c *builtin.Conductor) hub.ServerSpec {
-	return hub.ServerSpec{
-		Name:       builtinPrefix + builtin.ConductorServerName,
-		Transport:  hub.TransportInProcess,
-		InProcess:  c.Server(),
-		Unprefixed: true,
-		Locality:   hub.LocalityLocal,
-		Timeout:    conductorTimeout,
-	}
+	return builtinSpec(builtin.ConductorServerName, c.Server(), hub.LocalityLocal, conductorTimeout)
 }
 
 // isConductorTool reports whether t is one of the conductor's own tools,

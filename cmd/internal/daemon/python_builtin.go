@@ -59,12 +59,6 @@ func pythonSpec(cfg config.Python, log *slog.Logger) (hub.ServerSpec, bool) {
 		log.Info("the python tool is not offered", "reason", err)
 		return hub.ServerSpec{}, false
 	}
-	return hub.ServerSpec{
-		Name:       builtinPrefix + builtin.PythonServerName,
-		Transport:  hub.TransportInProcess,
-		InProcess:  p.Server(),
-		Unprefixed: true,
-		Locality:   hub.LocalityLocal,
-		Timeout:    max(cfg.MaxTimeout, builtin.DefaultPythonMaxTimeout) + callSlack,
-	}, true
+	return builtinSpec(builtin.PythonServerName, p.Server(), hub.LocalityLocal,
+		max(cfg.MaxTimeout, builtin.DefaultPythonMaxTimeout)+callSlack), true
 }

@@ -31,13 +31,8 @@ func webSearchSpec(cfg *config.WebSearch, lookupEnv func(string) (string, bool),
 		log.Warn("web_search is not offered", "reason", err)
 		return hub.ServerSpec{}, false
 	}
-	return hub.ServerSpec{
-		Name:        builtinPrefix + builtin.WebSearchServerName,
-		Transport:   hub.TransportInProcess,
-		InProcess:   w.Server(),
-		Unprefixed:  true,
-		Locality:    hub.LocalityRemote,
-		Timeout:     max(cfg.Timeout, builtin.DefaultSearchTimeout) + callSlack,
-		CostPerCall: searchCostUSD[cfg.Provider],
-	}, true
+	spec := builtinSpec(builtin.WebSearchServerName, w.Server(), hub.LocalityRemote,
+		max(cfg.Timeout, builtin.DefaultSearchTimeout)+callSlack)
+	spec.CostPerCall = searchCostUSD[cfg.Provider]
+	return spec, true
 }
