@@ -5,64 +5,132 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
+	"sort"
 	"strings"
 	"testing"
 )
 
 const module = "github.com/toolhub/toolhub"
 
-// allowedImports is DESIGN.md's one-way flow: for each top-level package
-// tree, which of toolhub's other trees it may import. cmd is the composition
-// root and may import everything.
+// allowedImports is the import direction drawn in docs/architecture.md, as
+// an explicit matrix: for every package of toolhub, which of toolhub's other
+// packages it may import. A package missing here, or an import missing from
+// its row, fails TestImportMatrix: a new edge is a decision, made here.
 var allowedImports = map[string][]string{
-	"hub":       {"internal"},
-	"retriever": {},
-	"policies":  {"hub"},
-	"mcp":       {"hub", "retriever", "internal"},
-	"ui":        {},
-	"internal":  {}, // leaf helpers (pipeio) and test support
+	// leaves
+	"internal/mcpwire":                         {},
+	"internal/queuemark":                       {},
+	"internal/fsutil":                          {},
+	"internal/scriptedmodel":                   {},
+	"internal/scriptedmodel/cmd/scriptedmodel": {"internal/scriptedmodel"},
+	"internal/testenv":                         {},
+	"events":                                   {},
+	"retriever":                                {},
+	"retriever/beir":                           {"retriever"},
+	"retriever/synthetic":                      {"retriever", "retriever/beir"},
+	"retriever/internal/ingestchild":           {"retriever"},
+	"ui":                                       {},
+	// the environment and the engine
+	"hub":       {"internal/mcpwire", "internal/queuemark", "events"},
+	"llm":       {"hub"},
+	"conductor": {"hub", "llm", "events"},
+	"runlog":    {"conductor", "events", "internal/fsutil"},
+	"policies":  {"conductor", "hub", "llm", "runlog", "internal/fsutil"},
+	"tools":     {"retriever"},
+	"config":    {"conductor", "hub", "llm", "policies", "internal/fsutil"},
+	"mcp":       {"conductor", "hub", "events", "internal/mcpwire", "internal/queuemark"},
+	"eval":      {"conductor", "llm", "policies", "runlog", "internal/fsutil"},
+	"bench":     {"conductor", "hub", "llm", "mcp", "policies", "events"},
+	// the composition root and the CLI glue
+	"cmd/internal/daemon": {"conductor", "config", "events", "hub", "llm", "mcp", "policies", "runlog", "tools",
+		"retriever", "internal/fsutil"},
+	"cmd/internal/cli": {"bench", "cmd/internal/daemon", "conductor", "config", "eval", "hub", "llm", "mcp",
+		"policies", "retriever", "retriever/beir", "retriever/synthetic", "runlog", "internal/fsutil"},
+	"cmd/internal/desktop": {"cmd/internal/daemon", "conductor", "config", "events", "hub", "llm", "mcp",
+		"policies", "retriever", "runlog", "tools", "ui", "internal/fsutil"},
+	"cmd/toolhub":         {"cmd/internal/cli"},
+	"cmd/toolhub-desktop": {"cmd/internal/desktop"},
 }
 
-func TestImportDirection(t *testing.T) {
-	out := goList(t, nil, "-f", `{{.ImportPath}}{{range .Imports}} {{.}}{{end}}`, "./...")
+// testOnlyImports are the extra packages a package's tests may import.
+var testOnlyImports = []string{"internal/testenv", "internal/scriptedmodel"}
+
+func TestImportMatrix(t *testing.T) {
+	out := goList(t, nil, "-f",
+		`{{.ImportPath}}|{{join .Imports " "}}|{{join .TestImports " "}} {{join .XTestImports " "}}`, "./...")
+	seen := map[string]bool{}
 	for _, line := range strings.Split(strings.TrimSpace(out), "\n") {
-		fields := strings.Fields(line)
-		if len(fields) == 0 {
-			continue
+		parts := strings.SplitN(line, "|", 3)
+		pkg := strings.TrimPrefix(strings.TrimPrefix(parts[0], module), "/")
+		if pkg == "" {
+			continue // the root package holds only this test and the tool pins
 		}
-		pkg, imports := fields[0], fields[1:]
-		tree := topLevel(pkg)
-		allowed, ruled := allowedImports[tree]
+		seen[pkg] = true
+		allowed, ruled := allowedImports[pkg]
 		if !ruled {
+			t.Errorf("package %s has no row in allowedImports: add one saying what it may import", pkg)
 			continue
 		}
-		for _, imp := range imports {
-			other := topLevel(imp)
-			if other == "" || other == tree {
-				continue
-			}
-			if !contains(allowed, other) {
-				t.Errorf("%s imports %s: %s may import only %v of toolhub's packages", pkg, imp, tree, allowed)
+		check := func(imports string, extra []string) {
+			for _, imp := range strings.Fields(imports) {
+				other, ok := strings.CutPrefix(imp, module+"/")
+				if !ok || other == pkg || strings.HasPrefix(other, pkg+"/") {
+					continue
+				}
+				if !slices.Contains(allowed, other) && !slices.Contains(extra, other) {
+					t.Errorf("%s imports %s, which its row in allowedImports does not allow (%v)", pkg, other, allowed)
+				}
 			}
 		}
+		check(parts[1], nil)
+		check(parts[2], append(slices.Clone(testOnlyImports), allowedImports[pkg]...))
+	}
+	var stale []string
+	for pkg := range allowedImports {
+		if !seen[pkg] {
+			stale = append(stale, pkg)
+		}
+	}
+	sort.Strings(stale)
+	for _, pkg := range stale {
+		t.Errorf("allowedImports has a row for %s, which no longer exists", pkg)
 	}
 }
 
-func TestOnlyDaemonWiresEverything(t *testing.T) {
-	out := goList(t, nil, "-f", `{{.ImportPath}}{{range .Imports}} {{.}}{{end}}`, "./cmd/...")
+// TestOnlyTheRootWires checks that the daemon is the one place that builds
+// the engine, the surface and the environment together: no other package
+// imports all three of conductor, mcp and hub.
+func TestOnlyTheRootWires(t *testing.T) {
+	out := goList(t, nil, "-f", `{{.ImportPath}} {{join .Imports " "}}`, "./...")
+	wiring := []string{module + "/conductor", module + "/mcp", module + "/hub", module + "/policies"}
 	for _, line := range strings.Split(strings.TrimSpace(out), "\n") {
 		fields := strings.Fields(line)
 		if len(fields) == 0 || fields[0] == module+"/cmd/internal/daemon" {
 			continue
 		}
-		trees := map[string]bool{}
-		for _, imp := range fields[1:] {
-			if tr := topLevel(imp); tr != "" && tr != "cmd" {
-				trees[tr] = true
+		n := 0
+		for _, w := range wiring {
+			if slices.Contains(fields[1:], w) {
+				n++
 			}
 		}
-		if len(trees) >= len(allowedImports) {
-			t.Errorf("%s imports every toolhub package; only cmd/internal/daemon may", fields[0])
+		if n == len(wiring) {
+			t.Errorf("%s imports %v: only cmd/internal/daemon builds them together", fields[0], wiring)
+		}
+	}
+}
+
+// TestEveryPackageSaysItsJob checks that every package has a doc comment.
+func TestEveryPackageSaysItsJob(t *testing.T) {
+	out := goList(t, nil, "-f", `{{.ImportPath}}|{{.Doc}}|{{.Name}}`, "./...")
+	for _, line := range strings.Split(strings.TrimSpace(out), "\n") {
+		parts := strings.SplitN(line, "|", 3)
+		if parts[2] == "main" && parts[1] != "" {
+			continue
+		}
+		if strings.TrimSpace(parts[1]) == "" {
+			t.Errorf("package %s has no doc comment: say its one job in a doc.go", parts[0])
 		}
 	}
 }
@@ -86,16 +154,6 @@ func TestHeadlessBinaryLinksNoFyne(t *testing.T) {
 	}
 }
 
-// topLevel names the toolhub tree a package belongs to, or "" for others.
-func topLevel(pkg string) string {
-	rest, ok := strings.CutPrefix(pkg, module+"/")
-	if !ok {
-		return ""
-	}
-	first, _, _ := strings.Cut(rest, "/")
-	return first
-}
-
 func goList(t *testing.T, env []string, args ...string) string {
 	t.Helper()
 	cmd := exec.Command("go", append([]string{"list"}, args...)...)
@@ -107,13 +165,4 @@ func goList(t *testing.T, env []string, args ...string) string {
 		t.Fatalf("go list %v: %v\n%s", args, err, stderr.String())
 	}
 	return string(out)
-}
-
-func contains(list []string, s string) bool {
-	for _, x := range list {
-		if x == s {
-			return true
-		}
-	}
-	return false
 }

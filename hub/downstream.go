@@ -7,7 +7,12 @@ import (
 	"time"
 
 	mcpgo "github.com/mark3labs/mcp-go/mcp"
+
+	"github.com/toolhub/toolhub/internal/mcpwire"
 )
+
+// stderrTailBytes is how much of a stdio child's stderr a status carries.
+const stderrTailBytes = 2 << 10
 
 // downstreamOptions tune one supervised downstream server. Zero values get
 // defaults.
@@ -75,7 +80,7 @@ type downstream struct {
 	spec     ServerSpec
 	opts     downstreamOptions
 	log      *slog.Logger
-	stderr   *tailBuffer
+	stderr   *mcpwire.Tail
 	failures *failureLog
 	disabled map[string]bool
 	calls    activeCalls // calls in flight, for the server's own requests
@@ -100,7 +105,7 @@ func newDownstream(spec ServerSpec, opts downstreamOptions) *downstream {
 		spec:     spec,
 		opts:     opts,
 		log:      opts.Logger,
-		stderr:   newTailBuffer(stderrTailBytes),
+		stderr:   mcpwire.NewTail(stderrTailBytes),
 		failures: newFailureLog(opts.Restart),
 		disabled: disabled,
 		stopped:  make(chan struct{}),

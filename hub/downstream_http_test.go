@@ -37,3 +37,18 @@ func TestLineCappedBody(t *testing.T) {
 		})
 	}
 }
+
+// trickleReader returns at most step bytes per Read.
+type trickleReader struct {
+	data []byte
+	step int
+}
+
+func (r *trickleReader) Read(p []byte) (int, error) {
+	if len(r.data) == 0 {
+		return 0, io.EOF
+	}
+	n := copy(p[:min(len(p), r.step)], r.data)
+	r.data = r.data[n:]
+	return n, nil
+}

@@ -5,7 +5,7 @@ import (
 	"fmt"
 	"time"
 
-	"github.com/toolhub/toolhub/internal/pipeio"
+	"github.com/toolhub/toolhub/internal/mcpwire"
 )
 
 // openStdio spawns the child in its own process group and wires its stdout
@@ -20,12 +20,12 @@ func (d *downstream) openStdio(conn *connection) error {
 	conn.watchChild()
 	// The child's pipes are read and written without waking the runtime's
 	// monitor thread on every message (see pipeio).
-	framer := newStdoutFramer(pipeio.Wrap(child.stdout), int(d.opts.MaxResultBytes), framerHooks{
-		oversize:  conn.noteOversized,
-		violation: conn.markBroken,
-		end:       conn.stdoutEnded,
+	framer := mcpwire.NewStdoutFramer(mcpwire.Wrap(child.stdout), int(d.opts.MaxResultBytes), mcpwire.FramerHooks{
+		Oversize:  conn.noteOversized,
+		Violation: conn.markBroken,
+		End:       conn.stdoutEnded,
 	})
-	conn.raw = newStdioTransport(framer, pipeio.Wrap(child.stdin), d.log)
+	conn.raw = newStdioTransport(framer, mcpwire.Wrap(child.stdin), d.log)
 	conn.rawWatchesContext = true
 	return nil
 }

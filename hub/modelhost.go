@@ -8,6 +8,8 @@ import (
 	"net/url"
 	"sync"
 	"time"
+
+	"github.com/toolhub/toolhub/internal/mcpwire"
 )
 
 // ModelHostSpec says how the hub launches and watches a model server such
@@ -69,7 +71,7 @@ type ModelHostStatus struct {
 // when it crashes and stops the whole group on Stop.
 type ModelHost struct {
 	spec ModelHostSpec
-	tail *tailBuffer
+	tail *mcpwire.Tail
 
 	mu      sync.Mutex
 	status  ModelHostStatus
@@ -96,7 +98,7 @@ func NewModelHost(spec ModelHostSpec) (*ModelHost, error) {
 	if spec.Logger == nil {
 		spec.Logger = slog.Default()
 	}
-	h := &ModelHost{spec: spec, tail: newTailBuffer(stderrTailBytes), changed: make(chan struct{})}
+	h := &ModelHost{spec: spec, tail: mcpwire.NewTail(stderrTailBytes), changed: make(chan struct{})}
 	h.status = ModelHostStatus{State: ModelHostStopped, Since: time.Now(), HealthURL: spec.HealthURL, Command: spec.Command}
 	return h, nil
 }

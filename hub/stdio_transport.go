@@ -44,7 +44,7 @@ type stdioTransport struct {
 // framer): a line with its newline, nil for a line to drop, or the error
 // that ends the stream.
 type lineSource interface {
-	nextMessage() ([]byte, error)
+	NextMessage() ([]byte, error)
 }
 
 var (
@@ -78,7 +78,7 @@ func (t *stdioTransport) Start(ctx context.Context) error {
 func (t *stdioTransport) read() {
 	defer t.finish()
 	for {
-		line, err := t.lines.nextMessage()
+		line, err := t.lines.NextMessage()
 		if len(line) > 0 {
 			t.route(line)
 		}

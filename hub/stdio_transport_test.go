@@ -14,7 +14,7 @@ import (
 // scriptedLines serves fixed lines, then the end of the stream.
 type scriptedLines struct{ lines chan []byte }
 
-func (s scriptedLines) nextMessage() ([]byte, error) {
+func (s scriptedLines) NextMessage() ([]byte, error) {
 	line, ok := <-s.lines
 	if !ok {
 		return nil, io.EOF

@@ -9,7 +9,7 @@ import (
 	mcpgo "github.com/mark3labs/mcp-go/mcp"
 	mcpserver "github.com/mark3labs/mcp-go/server"
 
-	"github.com/toolhub/toolhub/hub"
+	"github.com/toolhub/toolhub/llm"
 )
 
 // TestBuiltinReachesTheClientsModel runs a built-in provider whose tool asks
@@ -17,7 +17,7 @@ import (
 // context carries the MCP client into the in-process handler, and the
 // client's own model answers.
 func TestBuiltinReachesTheClientsModel(t *testing.T) {
-	models, err := hub.NewModels([]hub.ModelEndpoint{{Name: "client", ModelID: "mcp-client", Sampling: true}}, hub.ModelOptions{})
+	models, err := llm.NewModels([]llm.ModelEndpoint{{Name: "client", ModelID: "mcp-client", Sampling: true}}, llm.ModelOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -7,7 +7,7 @@ import (
 	"os"
 	"syscall"
 
-	"github.com/toolhub/toolhub/internal/pipeio"
+	"github.com/toolhub/toolhub/internal/mcpwire"
 )
 
 // pollablePipe returns a reader and writer of the same pipe that Go's
@@ -43,7 +43,7 @@ func pollablePipe(stream any) (io.ReadWriter, func()) {
 		return nil, func() {}
 	}
 	polled := os.NewFile(uintptr(dup), f.Name())
-	return pipeio.Wrap(polled), func() {
+	return mcpwire.Wrap(polled), func() {
 		if raw, err := polled.SyscallConn(); err == nil {
 			_ = raw.Control(func(fd uintptr) { _ = syscall.SetNonblock(int(fd), false) })
 		}

@@ -5,7 +5,8 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/toolhub/toolhub/hub"
+	"github.com/toolhub/toolhub/conductor"
+	"github.com/toolhub/toolhub/llm"
 )
 
 // RetrieveAnswer is the baseline and no-orchestrator fallback: search the
@@ -15,16 +16,16 @@ import (
 // the same way in both modes and always ends on its first turn.
 type RetrieveAnswer struct {
 	Name        string // how the run log names it; "retrieve-answer" when empty
-	Pick        func([]hub.ModelInfo) (hub.ModelInfo, bool)
+	Pick        func([]llm.ModelInfo) (llm.ModelInfo, bool)
 	Model       string // when set, only this endpoint may answer (fixed:MODEL)
 	Temperature float64
 	Counter     TokenCounter
 }
 
 // Decide searches, then answers.
-func (r *RetrieveAnswer) Decide(ctx context.Context, st *hub.State) (hub.Decision, error) {
+func (r *RetrieveAnswer) Decide(ctx context.Context, st *conductor.State) (conductor.Decision, error) {
 	if r.Model != "" && !offersModel(st.Models, r.Model) {
-		return hub.Decision{}, fmt.Errorf("model %q is not configured or not allowed", r.Model)
+		return conductor.Decision{}, fmt.Errorf("model %q is not configured or not allowed", r.Model)
 	}
 	var evidence ResearchState
 	evidence.AddDocs(searchHits(ctx, st, firstRunes(strings.TrimSpace(st.Task), maxQueryChars)))
@@ -34,9 +35,9 @@ func (r *RetrieveAnswer) Decide(ctx context.Context, st *hub.State) (hub.Decisio
 	}
 	model, ok := pick(answerModels(st.Models))
 	if !ok {
-		return hub.Decision{Final: true, Answer: passagesOnly(evidence.Docs)}, nil
+		return conductor.Decision{Final: true, Answer: passagesOnly(evidence.Docs)}, nil
 	}
-	alias := aliasesFor([]hub.ModelInfo{model}, RoleAnswer).aliases
+	alias := aliasesFor([]llm.ModelInfo{model}, RoleAnswer).aliases
 	if len(alias) == 0 {
 		alias = []Alias{{Name: "answer-1", Role: RoleAnswer, AnswerStyle: StyleBoxed, ContextLength: model.ContextLength}}
 	}
@@ -45,10 +46,10 @@ func (r *RetrieveAnswer) Decide(ctx context.Context, st *hub.State) (hub.Decisio
 	if x.counter == nil {
 		x.counter = DefaultCounter()
 	}
-	return hub.Decision{Final: true, Answer: x.answer(ctx)}, nil
+	return conductor.Decision{Final: true, Answer: x.answer(ctx)}, nil
 }
 
-func offersModel(models []hub.ModelInfo, name string) bool {
+func offersModel(models []llm.ModelInfo, name string) bool {
 	for _, m := range models {
 		if m.Name == name {
 			return true
@@ -59,8 +60,8 @@ func offersModel(models []hub.ModelInfo, name string) bool {
 
 // answerModels returns the models with the answer role, or every model when
 // none declares it.
-func answerModels(models []hub.ModelInfo) []hub.ModelInfo {
-	var out []hub.ModelInfo
+func answerModels(models []llm.ModelInfo) []llm.ModelInfo {
+	var out []llm.ModelInfo
 	for _, m := range models {
 		if m.HasRole(RoleAnswer) {
 			out = append(out, m)
@@ -86,28 +87,28 @@ func passagesOnly(docs []string) string {
 }
 
 // price is a model's price for ordering: input plus output per 1M tokens.
-func price(m hub.ModelInfo) float64 { return m.PriceIn + m.PriceOut }
+func price(m llm.ModelInfo) float64 { return m.PriceIn + m.PriceOut }
 
 // Cheapest picks the lowest-priced model, the first on ties.
-func Cheapest(models []hub.ModelInfo) (hub.ModelInfo, bool) {
-	return pickBy(models, func(a, b hub.ModelInfo) bool { return price(a) < price(b) })
+func Cheapest(models []llm.ModelInfo) (llm.ModelInfo, bool) {
+	return pickBy(models, func(a, b llm.ModelInfo) bool { return price(a) < price(b) })
 }
 
 // Strongest picks the highest-priced model (price stands in for strength),
 // the first on ties.
-func Strongest(models []hub.ModelInfo) (hub.ModelInfo, bool) {
-	return pickBy(models, func(a, b hub.ModelInfo) bool { return price(a) > price(b) })
+func Strongest(models []llm.ModelInfo) (llm.ModelInfo, bool) {
+	return pickBy(models, func(a, b llm.ModelInfo) bool { return price(a) > price(b) })
 }
 
 // Fixed picks the model with endpoint name.
-func Fixed(name string) func([]hub.ModelInfo) (hub.ModelInfo, bool) {
-	return func(models []hub.ModelInfo) (hub.ModelInfo, bool) {
-		return pickBy(models, func(a, _ hub.ModelInfo) bool { return false }, name)
+func Fixed(name string) func([]llm.ModelInfo) (llm.ModelInfo, bool) {
+	return func(models []llm.ModelInfo) (llm.ModelInfo, bool) {
+		return pickBy(models, func(a, _ llm.ModelInfo) bool { return false }, name)
 	}
 }
 
-func pickBy(models []hub.ModelInfo, better func(a, b hub.ModelInfo) bool, only ...string) (hub.ModelInfo, bool) {
-	var best hub.ModelInfo
+func pickBy(models []llm.ModelInfo, better func(a, b llm.ModelInfo) bool, only ...string) (llm.ModelInfo, bool) {
+	var best llm.ModelInfo
 	found := false
 	for _, m := range models {
 		if len(only) > 0 && m.Name != only[0] {

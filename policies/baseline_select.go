@@ -4,7 +4,8 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/toolhub/toolhub/hub"
+	"github.com/toolhub/toolhub/conductor"
+	"github.com/toolhub/toolhub/llm"
 )
 
 // Policy names accepted by NewPolicy.
@@ -19,8 +20,8 @@ const (
 // NewPolicy builds the policy named spec: orchestrator, fixed:MODEL,
 // cheapest, strongest or retrieve-answer. orch supplies the orchestrator's
 // settings and the baselines' temperature.
-func NewPolicy(spec string, orch Orchestrator) (hub.Policy, error) {
-	base := func(name string, pick func([]hub.ModelInfo) (hub.ModelInfo, bool)) hub.Policy {
+func NewPolicy(spec string, orch Orchestrator) (conductor.Policy, error) {
+	base := func(name string, pick func([]llm.ModelInfo) (llm.ModelInfo, bool)) conductor.Policy {
 		return &RetrieveAnswer{Name: name, Pick: pick, Temperature: orch.Temperature, Counter: orch.Counter}
 	}
 	switch {

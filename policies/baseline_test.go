@@ -5,16 +5,17 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/toolhub/toolhub/hub"
+	"github.com/toolhub/toolhub/conductor"
 	"github.com/toolhub/toolhub/internal/scriptedmodel"
+	"github.com/toolhub/toolhub/llm"
 	"github.com/toolhub/toolhub/policies"
 )
 
 func TestBaselinesPickTheirModel(t *testing.T) {
 	cheap := scripted(t, scriptedmodel.RawTextReply(`\boxed{cheap}`))
 	dear := scripted(t, scriptedmodel.RawTextReply(`<answer>dear</answer>`))
-	endpoints := func() []hub.ModelEndpoint {
-		return []hub.ModelEndpoint{
+	endpoints := func() []llm.ModelEndpoint {
+		return []llm.ModelEndpoint{
 			{Name: "small", BaseURL: cheap.URL() + "/v1", ModelID: "qwen3-32b", PriceIn: 0.8, PriceOut: 0.8, Roles: []string{"answer"}, AnswerStyle: "boxed"},
 			{Name: "large", BaseURL: dear.URL() + "/v1", ModelID: "gpt-5", PriceIn: 1.25, PriceOut: 10, Roles: []string{"answer"}, AnswerStyle: "tagged"},
 		}
@@ -39,7 +40,7 @@ func TestBaselinesPickTheirModel(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			run, err := eps.Run(context.Background(), hub.Task{Text: "q", PolicyName: tc.policy}, p)
+			run, err := eps.Run(context.Background(), conductor.Task{Text: "q", PolicyName: tc.policy}, p)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -54,7 +55,7 @@ func TestRetrieveAnswerWithoutModels(t *testing.T) {
 	var searches recorder
 	h := startHub(t, docsServer(&searches, "best passage", "second passage"))
 	eps, _ := newEpisodes(t, h, "")
-	run, err := eps.Run(context.Background(), hub.Task{Text: "q"}, &policies.Orchestrator{})
+	run, err := eps.Run(context.Background(), conductor.Task{Text: "q"}, &policies.Orchestrator{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -77,8 +78,8 @@ func TestNewPolicyErrors(t *testing.T) {
 	h := startHub(t, docsServer(&searches))
 	eps, _ := newEpisodes(t, h, "")
 	p, _ := policies.NewPolicy("fixed:missing", policies.Orchestrator{})
-	run, err := eps.Run(context.Background(), hub.Task{Text: "q"}, p)
-	if err == nil || run.Status != hub.RunFailed || !strings.Contains(run.Error, `"missing"`) {
+	run, err := eps.Run(context.Background(), conductor.Task{Text: "q"}, p)
+	if err == nil || run.Status != conductor.RunFailed || !strings.Contains(run.Error, `"missing"`) {
 		t.Fatalf("err %v status %s", err, run.Status)
 	}
 }

@@ -5,14 +5,14 @@ import (
 	"testing"
 	"time"
 
-	"github.com/toolhub/toolhub/hub"
+	"github.com/toolhub/toolhub/conductor"
 	sm "github.com/toolhub/toolhub/internal/scriptedmodel"
 	"github.com/toolhub/toolhub/policies"
 )
 
 // limitsWorld is a local scripted orchestrator priced priceIn/priceOut USD
 // per 1M tokens over the local kv__get, which costs toolUSD per call.
-func limitsWorld(t *testing.T, priceIn, priceOut, toolUSD float64, script ...sm.Reply) (*hub.Episodes, *sm.Server, *recorder) {
+func limitsWorld(t *testing.T, priceIn, priceOut, toolUSD float64, script ...sm.Reply) (*conductor.Episodes, *sm.Server, *recorder) {
 	t.Helper()
 	orch := scripted(t, script...)
 	kv := &recorder{}
@@ -29,9 +29,9 @@ func getKey(key string) sm.Reply {
 	return sm.ToolCallReply("read "+key, "kv__get", `{"key":"`+key+`"}`).WithUsage(10000, 0)
 }
 
-func runLimited(t *testing.T, eps *hub.Episodes, prefs policies.Preferences) *hub.Run {
+func runLimited(t *testing.T, eps *conductor.Episodes, prefs policies.Preferences) *conductor.Run {
 	t.Helper()
-	task := policies.PrepareTask(hub.Task{Text: "Read the keys.", Mode: hub.ModeTools}, prefs, eps)
+	task := policies.PrepareTask(conductor.Task{Text: "Read the keys.", Mode: conductor.ModeTools}, prefs, eps)
 	run, err := eps.Run(context.Background(), task, &policies.Orchestrator{})
 	if err != nil {
 		t.Fatal(err)
@@ -44,7 +44,7 @@ func runLimited(t *testing.T, eps *hub.Episodes, prefs policies.Preferences) *hu
 func TestBudgetRefusesToolCallBeforeItRuns(t *testing.T) {
 	eps, orch, kv := limitsWorld(t, 0, 0, 0.01, getKey("k1"), getKey("k2"), getKey("k3"), sm.RawTextReply("<message>done</message>"))
 	run := runLimited(t, eps, policies.Preferences{Privacy: policies.PrivacyAny, BudgetUSD: 0.025})
-	if run.Status != hub.RunBudgetExhausted || !approx(run.Totals.USD, 0.02) || len(kv.calls()) != 2 {
+	if run.Status != conductor.RunBudgetExhausted || !approx(run.Totals.USD, 0.02) || len(kv.calls()) != 2 {
 		t.Fatalf("status %s, spent %v, %d tool calls", run.Status, run.Totals.USD, len(kv.calls()))
 	}
 	want := "budget: tool kv__get would cost about $0.01 with $0.02 of the $0.025 budget spent"
@@ -66,7 +66,7 @@ func TestBudgetRefusesToolCallBeforeItRuns(t *testing.T) {
 func TestBudgetStopsAfterTheRealCost(t *testing.T) {
 	eps, orch, kv := limitsWorld(t, 1, 0, 0, getKey("k1"), getKey("k2"), sm.RawTextReply("<message>done</message>"))
 	run := runLimited(t, eps, policies.Preferences{Privacy: policies.PrivacyAny, BudgetUSD: 0.015})
-	if run.Status != hub.RunBudgetExhausted || !approx(run.Totals.USD, 0.02) || run.Totals.ModelCalls != 2 {
+	if run.Status != conductor.RunBudgetExhausted || !approx(run.Totals.USD, 0.02) || run.Totals.ModelCalls != 2 {
 		t.Fatalf("status %s, spent %v, %d model calls", run.Status, run.Totals.USD, run.Totals.ModelCalls)
 	}
 	if want := "budget: $0.02 of the $0.015 budget is spent"; run.Error != want {
@@ -86,7 +86,7 @@ func TestBudgetStopsAfterTheRealCost(t *testing.T) {
 func TestBudgetRefusesModelCallOnExpectedCost(t *testing.T) {
 	eps, orch, _ := limitsWorld(t, 0, 1, 0, getKey("k1"))
 	run := runLimited(t, eps, policies.Preferences{Privacy: policies.PrivacyAny, BudgetUSD: 0.005})
-	if run.Status != hub.RunBudgetExhausted || run.Totals.USD != 0 || len(orch.Requests()) != 0 {
+	if run.Status != conductor.RunBudgetExhausted || run.Totals.USD != 0 || len(orch.Requests()) != 0 {
 		t.Fatalf("status %s, spent %v, %d requests", run.Status, run.Totals.USD, len(orch.Requests()))
 	}
 	if want := "budget: model orch would cost about $0.008 with $0 of the $0.005 budget spent"; run.Error != want {
@@ -102,7 +102,7 @@ func TestBudgetOverrideTightens(t *testing.T) {
 	eps, _, kv := limitsWorld(t, 0, 0, 0.01, getKey("k1"), getKey("k2"), getKey("k3"), sm.RawTextReply("<message>done</message>"))
 	saved := policies.Preferences{Privacy: policies.PrivacyAny, BudgetUSD: 1}
 	run := runLimited(t, eps, saved.Tighten(policies.Override{}.WithBudget(0.025)))
-	if run.Status != hub.RunBudgetExhausted || len(kv.calls()) != 2 {
+	if run.Status != conductor.RunBudgetExhausted || len(kv.calls()) != 2 {
 		t.Fatalf("status %s after %d calls", run.Status, len(kv.calls()))
 	}
 }
@@ -113,7 +113,7 @@ func TestBudgetOverrideTightens(t *testing.T) {
 func TestDeadlineEndsWithPartialAnswer(t *testing.T) {
 	eps, _, kv := limitsWorld(t, 0, 0, 0.01, getKey("k1"), getKey("k2").WithDelay(time.Minute))
 	run := runLimited(t, eps, policies.Preferences{Privacy: policies.PrivacyAny, Deadline: policies.Duration(500 * time.Millisecond)})
-	if run.Status != hub.RunDeadline || run.Error != "the deadline of 500ms passed" {
+	if run.Status != conductor.RunDeadline || run.Error != "the deadline of 500ms passed" {
 		t.Fatalf("status %s: %s", run.Status, run.Error)
 	}
 	if run.Answer != "value-of-k1" || !run.Partial || len(kv.calls()) != 1 || !approx(run.Totals.USD, 0.01) {
@@ -125,7 +125,7 @@ func TestDeadlineEndsWithPartialAnswer(t *testing.T) {
 func TestMaxTurnsFromPreferences(t *testing.T) {
 	eps, _, _ := limitsWorld(t, 0, 0, 0, getKey("k1"), getKey("k2"), getKey("k3"))
 	run := runLimited(t, eps, policies.Preferences{Privacy: policies.PrivacyAny, MaxTurns: 2})
-	if run.Status != hub.RunNoAnswer || run.Totals.Turns != 2 {
+	if run.Status != conductor.RunNoAnswer || run.Totals.Turns != 2 {
 		t.Fatalf("status %s after %d turns", run.Status, run.Totals.Turns)
 	}
 }

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/toolhub/toolhub/conductor"
 	"github.com/toolhub/toolhub/hub"
 	sm "github.com/toolhub/toolhub/internal/scriptedmodel"
 	"github.com/toolhub/toolhub/policies"
@@ -26,9 +27,9 @@ func TestLocalOnlyToolModeReachesNothingRemote(t *testing.T) {
 		sm.ToolCallsReply("invent", sm.Call{Name: "cloud__chat", Args: `{}`}, sm.Call{Name: "kv__get", Args: `{"key":"k"}`}),
 		sm.RawTextReply("<think>done</think><message>The local value is value-of-k.</message>"),
 	})
-	run := w.run(t, hub.ModeTools, localOnly())
+	run := w.run(t, conductor.ModeTools, localOnly())
 	w.assertNothingRemote(t)
-	if run.Status != hub.RunAnswered || run.Answer != "The local value is value-of-k." {
+	if run.Status != conductor.RunAnswered || run.Answer != "The local value is value-of-k." {
 		t.Fatalf("run ended %s with %q (%s)", run.Status, run.Answer, run.Error)
 	}
 	obs := observations(run)
@@ -61,9 +62,9 @@ func TestLocalOnlyResearchModeReachesNothingRemote(t *testing.T) {
 		sm.ToolCallReply("invent", "answer", `{"model":"gpt-5"}`),
 		sm.ToolCallReply("local then", "answer", `{"model":"answer-1"}`),
 	}, sm.RawTextReply(`So \boxed{42}.`))
-	run := w.run(t, hub.ModeResearch, localOnly())
+	run := w.run(t, conductor.ModeResearch, localOnly())
 	w.assertNothingRemote(t)
-	if run.Status != hub.RunAnswered || run.Answer != "42" {
+	if run.Status != conductor.RunAnswered || run.Answer != "42" {
 		t.Fatalf("run ended %s with %q (%s)", run.Status, run.Answer, run.Error)
 	}
 	obs := observations(run)
@@ -83,15 +84,15 @@ func TestLocalOnlyResearchModeReachesNothingRemote(t *testing.T) {
 // refused by the hub, and the refusals are in the trace.
 func TestLocalOnlyHubRefusesWhateverThePolicyCalls(t *testing.T) {
 	w := newWorld(t, nil)
-	task := policies.PrepareTask(hub.Task{Text: "t", Mode: hub.ModeTools}, localOnly(), w.eps)
-	rogue := rogueFunc(func(ctx context.Context, st *hub.State) (hub.Decision, error) {
+	task := policies.PrepareTask(conductor.Task{Text: "t", Mode: conductor.ModeTools}, localOnly(), w.eps)
+	rogue := rogueFunc(func(ctx context.Context, st *conductor.State) (conductor.Decision, error) {
 		_, toolErr := st.CallTool(ctx, "remote__secret", []byte(`{"key":"a"}`), "rogue")
-		_, modelErr := st.CallModel(ctx, hub.ModelCall{Endpoint: "cloud", Alias: "expert-1", Role: policies.RoleExpert, Body: []byte(`{}`)})
-		var ge *hub.GuardError
+		_, modelErr := st.CallModel(ctx, conductor.ModelCall{Endpoint: "cloud", Alias: "expert-1", Role: policies.RoleExpert, Body: []byte(`{}`)})
+		var ge *conductor.GuardError
 		if !errors.As(toolErr, &ge) || !errors.As(modelErr, &ge) {
 			t.Errorf("calls not refused by the guard: %v, %v", toolErr, modelErr)
 		}
-		return hub.Decision{Final: true, Answer: "nothing"}, nil
+		return conductor.Decision{Final: true, Answer: "nothing"}, nil
 	})
 	run, err := w.eps.Run(context.Background(), task, rogue)
 	if err != nil {
@@ -105,9 +106,9 @@ func TestLocalOnlyHubRefusesWhateverThePolicyCalls(t *testing.T) {
 	}
 }
 
-type rogueFunc func(ctx context.Context, st *hub.State) (hub.Decision, error)
+type rogueFunc func(ctx context.Context, st *conductor.State) (conductor.Decision, error)
 
-func (f rogueFunc) Decide(ctx context.Context, st *hub.State) (hub.Decision, error) {
+func (f rogueFunc) Decide(ctx context.Context, st *conductor.State) (conductor.Decision, error) {
 	return f(ctx, st)
 }
 
@@ -118,10 +119,10 @@ func TestLocalOnlyRefusesRemoteOrchestrator(t *testing.T) {
 	orch := orchestratorEndpoint(cloud.ts.URL + "/v1")
 	orch.Locality = hub.LocalityRemote
 	eps, _ := newEpisodes(t, h, "orch", orch)
-	task := policies.PrepareTask(hub.Task{Text: "t", Mode: hub.ModeTools}, localOnly(), eps)
+	task := policies.PrepareTask(conductor.Task{Text: "t", Mode: conductor.ModeTools}, localOnly(), eps)
 	run, err := eps.Run(context.Background(), task, &policies.Orchestrator{})
-	var ge *hub.GuardError
-	if !errors.As(err, &ge) || run.Status != hub.RunFailed {
+	var ge *conductor.GuardError
+	if !errors.As(err, &ge) || run.Status != conductor.RunFailed {
 		t.Fatalf("status %s, err %v", run.Status, err)
 	}
 	if !strings.Contains(run.Error, `orchestrator model "orch" is not allowed: remote, and privacy is local-only`) {
@@ -142,11 +143,11 @@ func TestPreferLocalUsesRemoteOnlyForMissingRole(t *testing.T) {
 			sm.ToolCallReply("answer with the remote", "answer", `{"model":"answer-2"}`),
 			sm.ToolCallReply("answer locally", "answer", `{"model":"answer-1"}`),
 		}, sm.RawTextReply(`\boxed{local}`))
-		run := w.run(t, hub.ModeResearch, prefs)
+		run := w.run(t, conductor.ModeResearch, prefs)
 		if got := w.cloud.requests(); len(got) != 1 {
 			t.Fatalf("the remote model received %v, want exactly the search query", got)
 		}
-		if run.Status != hub.RunAnswered || run.Answer != "local" {
+		if run.Status != conductor.RunAnswered || run.Answer != "local" {
 			t.Fatalf("run ended %s with %q", run.Status, run.Answer)
 		}
 		if !strings.Contains(observations(run), `alias "answer-2" is not offered for answer`) {
@@ -162,7 +163,7 @@ func TestPreferLocalUsesRemoteOnlyForMissingRole(t *testing.T) {
 				sm.Call{Name: "remote__secret", Args: `{"key":"a"}`}),
 			sm.RawTextReply("<message>done</message>"),
 		})
-		run := w.run(t, hub.ModeTools, prefs)
+		run := w.run(t, conductor.ModeTools, prefs)
 		if got := w.remote.rec.calls(); len(got) != 1 || got[0]["tool"] != "secret" {
 			t.Fatalf("the remote MCP server received %v, want only secret", got)
 		}
@@ -186,7 +187,7 @@ func TestInjectedToolResultChangesNothing(t *testing.T) {
 			sm.Call{Name: "call_expert", Args: `{"expert":"expert-1"}`}),
 		sm.RawTextReply("<message>I will not.</message>"),
 	})
-	run := w.run(t, hub.ModeTools, localOnly())
+	run := w.run(t, conductor.ModeTools, localOnly())
 	w.assertNothingRemote(t)
 	reqs := w.orch.Requests()
 	if len(reqs) != 3 {

@@ -3,7 +3,9 @@ package policies
 import (
 	"slices"
 
+	"github.com/toolhub/toolhub/conductor"
 	"github.com/toolhub/toolhub/hub"
+	"github.com/toolhub/toolhub/llm"
 )
 
 // GuardScope is what a preferences guard weighs each tool and model
@@ -11,7 +13,7 @@ import (
 // local tool or model already does.
 type GuardScope struct {
 	Tools        []*hub.Tool     // the catalog, e.g. hub.Snapshot().Tools()
-	Models       []hub.ModelInfo // every configured endpoint
+	Models       []llm.ModelInfo // every configured endpoint
 	Orchestrator string          // the orchestrator's endpoint name
 }
 
@@ -39,7 +41,7 @@ type Guard struct {
 	localJobs    map[string]bool // jobs an allowed local tool does
 }
 
-var _ hub.RoleGuard = (*Guard)(nil)
+var _ conductor.RoleGuard = (*Guard)(nil)
 
 // NewGuard builds the guard of p over scope.
 func NewGuard(p Preferences, scope GuardScope) *Guard {
@@ -89,7 +91,7 @@ func (g *Guard) AllowTool(t *hub.Tool) (bool, string) {
 }
 
 // AllowModel applies the weight and privacy rules to a model endpoint.
-func (g *Guard) AllowModel(m hub.ModelInfo) (bool, string) {
+func (g *Guard) AllowModel(m llm.ModelInfo) (bool, string) {
 	switch {
 	case g.prefs.ModelWeight(m.Name) == WeightOff:
 		return false, reasonOff
@@ -105,7 +107,7 @@ func (g *Guard) AllowModel(m hub.ModelInfo) (bool, string) {
 
 // ModelRoles narrows a remote model's roles under prefer-local to those no
 // allowed local model has; every other model keeps its roles.
-func (g *Guard) ModelRoles(m hub.ModelInfo) []string {
+func (g *Guard) ModelRoles(m llm.ModelInfo) []string {
 	if isLocal(m.Locality) || g.prefs.Privacy != PrivacyPreferLocal || m.Name == g.orchestrator {
 		return m.Roles
 	}
@@ -119,7 +121,7 @@ func (g *Guard) ModelRoles(m hub.ModelInfo) []string {
 }
 
 // remoteNeeded reports whether prefer-local keeps a remote model.
-func (g *Guard) remoteNeeded(m hub.ModelInfo) bool {
+func (g *Guard) remoteNeeded(m llm.ModelInfo) bool {
 	if len(m.Roles) == 0 {
 		return !g.localModels
 	}

@@ -5,14 +5,15 @@ import (
 	"testing"
 
 	"github.com/toolhub/toolhub/hub"
+	"github.com/toolhub/toolhub/llm"
 )
 
 func guardTool(server, name string, loc hub.Locality) *hub.Tool {
 	return &hub.Tool{Name: server + "__" + name, Server: server, RawTool: hub.RawTool{Name: name}, Locality: loc}
 }
 
-func guardModel(name string, loc hub.Locality, roles ...string) hub.ModelInfo {
-	return hub.ModelInfo{ModelEndpoint: hub.ModelEndpoint{Name: name, Locality: loc, Roles: roles}}
+func guardModel(name string, loc hub.Locality, roles ...string) llm.ModelInfo {
+	return llm.ModelInfo{ModelEndpoint: llm.ModelEndpoint{Name: name, Locality: loc, Roles: roles}}
 }
 
 // guardScope: a local and a remote tool of the same job, a remote-only tool,
@@ -28,7 +29,7 @@ func guardScope() GuardScope {
 			{Name: "search_documents", Server: "search_documents", RawTool: hub.RawTool{Name: "search_documents"}, Locality: hub.LocalityLocal},
 			{Name: "web_search", Server: "web_search", RawTool: hub.RawTool{Name: "web_search"}, Locality: hub.LocalityRemote},
 		},
-		Models: []hub.ModelInfo{
+		Models: []llm.ModelInfo{
 			guardModel("orch", hub.LocalityRemote),
 			guardModel("qwen", hub.LocalityLocal, RoleAnswer),
 			guardModel("gpt", hub.LocalityRemote, RoleSearch, RoleAnswer),

@@ -5,7 +5,8 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/toolhub/toolhub/hub"
+	"github.com/toolhub/toolhub/conductor"
+	"github.com/toolhub/toolhub/llm"
 )
 
 // Names of the learned router policy: "knn" trains from the default file,
@@ -49,7 +50,7 @@ func NewKNNPolicy(spec string, orch Orchestrator) (*KNNPolicy, error) {
 }
 
 // Decide picks a model, then answers with it in one turn.
-func (k *KNNPolicy) Decide(ctx context.Context, st *hub.State) (hub.Decision, error) {
+func (k *KNNPolicy) Decide(ctx context.Context, st *conductor.State) (conductor.Decision, error) {
 	models := answerModels(st.Models)
 	choice, ok := k.pick(st.Task, models)
 	if !ok {
@@ -66,12 +67,12 @@ func (k *KNNPolicy) Decide(ctx context.Context, st *hub.State) (hub.Decision, er
 
 // pick scores the allowed models; a model is known to the router by its
 // endpoint name or its model id.
-func (k *KNNPolicy) pick(task string, models []hub.ModelInfo) (hub.ModelInfo, bool) {
+func (k *KNNPolicy) pick(task string, models []llm.ModelInfo) (llm.ModelInfo, bool) {
 	known := map[string]bool{}
 	for _, c := range k.Router.Candidates() {
 		known[c] = true
 	}
-	byKey := map[string]hub.ModelInfo{}
+	byKey := map[string]llm.ModelInfo{}
 	var cands []KNNCandidate
 	for _, m := range models {
 		key := m.Name
@@ -86,7 +87,7 @@ func (k *KNNPolicy) pick(task string, models []hub.ModelInfo) (hub.ModelInfo, bo
 	}
 	c, ok := k.Router.Choose(task, cands, k.Weights)
 	if !ok {
-		return hub.ModelInfo{}, false
+		return llm.ModelInfo{}, false
 	}
 	return byKey[c.Name], true
 }
@@ -97,7 +98,7 @@ func (k *KNNPolicy) String() string {
 }
 
 // newKNNPolicy is NewKNNPolicy as NewPolicy returns it.
-func newKNNPolicy(spec string, orch Orchestrator) (hub.Policy, error) {
+func newKNNPolicy(spec string, orch Orchestrator) (conductor.Policy, error) {
 	p, err := NewKNNPolicy(spec, orch)
 	if err != nil {
 		return nil, err

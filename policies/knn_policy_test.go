@@ -5,8 +5,10 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/toolhub/toolhub/conductor"
 	"github.com/toolhub/toolhub/hub"
 	"github.com/toolhub/toolhub/internal/scriptedmodel"
+	"github.com/toolhub/toolhub/llm"
 	"github.com/toolhub/toolhub/policies"
 )
 
@@ -21,7 +23,7 @@ func TestKNNPolicyRoutesLiveEpisodes(t *testing.T) {
 	train := writeFile(t, "train.jsonl", knnTraining)
 	small := scripted(t)
 	large := scripted(t)
-	endpoints := []hub.ModelEndpoint{
+	endpoints := []llm.ModelEndpoint{
 		{Name: "small", BaseURL: small.URL() + "/v1", ModelID: "qwen3-8b", PriceIn: 0.2, PriceOut: 0.2, Roles: []string{"answer"}, AnswerStyle: "boxed"},
 		{Name: "large", BaseURL: large.URL() + "/v1", ModelID: "gpt-5", PriceIn: 1.25, PriceOut: 10, Roles: []string{"answer"}, AnswerStyle: "tagged"},
 	}
@@ -30,7 +32,7 @@ func TestKNNPolicyRoutesLiveEpisodes(t *testing.T) {
 	cases := []struct {
 		name      string
 		task      string
-		endpoints []hub.ModelEndpoint
+		endpoints []llm.ModelEndpoint
 		want      string
 	}{
 		{"easy task goes to the cheap model", "what is the capital city of chile", endpoints, "small-answer"},
@@ -46,7 +48,7 @@ func TestKNNPolicyRoutesLiveEpisodes(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			run, err := eps.Run(context.Background(), hub.Task{Text: tc.task, PolicyName: "knn"}, p)
+			run, err := eps.Run(context.Background(), conductor.Task{Text: tc.task, PolicyName: "knn"}, p)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -62,13 +64,13 @@ func TestKNNPolicyWithUnknownModelsAnswersWithTheCheapest(t *testing.T) {
 	cheap := scripted(t, scriptedmodel.RawTextReply(`\boxed{cheap}`))
 	var searches recorder
 	h := startHub(t, docsServer(&searches))
-	eps, _ := newEpisodes(t, h, "", hub.ModelEndpoint{Name: "other", BaseURL: cheap.URL() + "/v1", ModelID: "m",
+	eps, _ := newEpisodes(t, h, "", llm.ModelEndpoint{Name: "other", BaseURL: cheap.URL() + "/v1", ModelID: "m",
 		Roles: []string{"answer"}, AnswerStyle: "boxed"})
 	p, err := policies.NewPolicy("knn:"+train, policies.Orchestrator{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	run, err := eps.Run(context.Background(), hub.Task{Text: "prove the theorem"}, p)
+	run, err := eps.Run(context.Background(), conductor.Task{Text: "prove the theorem"}, p)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -79,9 +81,9 @@ func TestKNNPolicyWithUnknownModelsAnswersWithTheCheapest(t *testing.T) {
 
 // remoteRefused is a guard that refuses every remote model, as local-only
 // privacy does.
-type remoteRefused struct{ hub.PermissiveGuard }
+type remoteRefused struct{ conductor.PermissiveGuard }
 
-func (remoteRefused) AllowModel(m hub.ModelInfo) (bool, string) {
+func (remoteRefused) AllowModel(m llm.ModelInfo) (bool, string) {
 	if m.Locality == hub.LocalityRemote {
 		return false, "local only"
 	}
@@ -92,15 +94,15 @@ func TestKNNPolicyHonoursPrivacy(t *testing.T) {
 	train := writeFile(t, "train.jsonl", knnTraining)
 	small := scripted(t, scriptedmodel.RawTextReply(`\boxed{small-answer}`))
 	large := scripted(t, scriptedmodel.RawTextReply(`<answer>large-answer</answer>`))
-	models, err := hub.NewModels([]hub.ModelEndpoint{
+	models, err := llm.NewModels([]llm.ModelEndpoint{
 		{Name: "small", BaseURL: small.URL() + "/v1", ModelID: "qwen3-8b", Locality: hub.LocalityLocal, Roles: []string{"answer"}, AnswerStyle: "boxed"},
 		{Name: "large", BaseURL: large.URL() + "/v1", ModelID: "gpt-5", Locality: hub.LocalityRemote, PriceIn: 1.25, PriceOut: 10, Roles: []string{"answer"}, AnswerStyle: "tagged"},
-	}, hub.ModelOptions{})
+	}, llm.ModelOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
 	var searches recorder
-	eps, err := hub.NewEpisodes(hub.EpisodesConfig{Tools: startHub(t, docsServer(&searches)), Models: models, Guard: remoteRefused{}})
+	eps, err := conductor.NewEpisodes(conductor.EpisodesConfig{Tools: startHub(t, docsServer(&searches)), Models: models, Guard: remoteRefused{}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -108,7 +110,7 @@ func TestKNNPolicyHonoursPrivacy(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	run, err := eps.Run(context.Background(), hub.Task{Text: "prove the theorem about twin primes"}, p)
+	run, err := eps.Run(context.Background(), conductor.Task{Text: "prove the theorem about twin primes"}, p)
 	if err != nil {
 		t.Fatal(err)
 	}

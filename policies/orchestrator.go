@@ -7,7 +7,8 @@ import (
 	"fmt"
 	"strconv"
 
-	"github.com/toolhub/toolhub/hub"
+	"github.com/toolhub/toolhub/conductor"
+	"github.com/toolhub/toolhub/llm"
 )
 
 // AliasOrchestrator labels the orchestrator's own calls in the trace.
@@ -22,7 +23,7 @@ type Orchestrator struct {
 	Preferences []string // preference sentences appended to the problem, before the task's own
 	PolicyText  string   // tool mode: toolhub's own <policy> text
 	Counter     TokenCounter
-	Fallback    hub.Policy
+	Fallback    conductor.Policy
 }
 
 // orchestratorMemory is what the policy keeps between turns.
@@ -34,7 +35,7 @@ type orchestratorMemory struct {
 }
 
 // Decide runs one turn.
-func (o *Orchestrator) Decide(ctx context.Context, st *hub.State) (hub.Decision, error) {
+func (o *Orchestrator) Decide(ctx context.Context, st *conductor.State) (conductor.Decision, error) {
 	mem, _ := st.Scratch.(*orchestratorMemory)
 	if mem == nil {
 		mem = &orchestratorMemory{}
@@ -46,7 +47,7 @@ func (o *Orchestrator) Decide(ctx context.Context, st *hub.State) (hub.Decision,
 	if st.Orchestrator == nil {
 		return o.useFallback(ctx, st, mem, "no orchestrator model is configured or allowed")
 	}
-	if st.Mode == hub.ModeTools {
+	if st.Mode == conductor.ModeTools {
 		return o.decideTools(ctx, st, mem)
 	}
 	return o.decideResearch(ctx, st, mem)
@@ -58,25 +59,25 @@ func (o *Orchestrator) UsesOrchestrator() bool { return true }
 
 // sentences are the preference sentences for st: the policy's own, then
 // the task's (hub.Task.Preference).
-func (o *Orchestrator) sentences(st *hub.State) []string {
+func (o *Orchestrator) sentences(st *conductor.State) []string {
 	return append(append([]string(nil), o.Preferences...), st.Preference)
 }
 
-func (o *Orchestrator) fallback() hub.Policy {
+func (o *Orchestrator) fallback() conductor.Policy {
 	if o.Fallback != nil {
 		return o.Fallback
 	}
 	return &RetrieveAnswer{Temperature: o.Temperature, Counter: o.Counter}
 }
 
-func (o *Orchestrator) useFallback(ctx context.Context, st *hub.State, mem *orchestratorMemory, why string) (hub.Decision, error) {
+func (o *Orchestrator) useFallback(ctx context.Context, st *conductor.State, mem *orchestratorMemory, why string) (conductor.Decision, error) {
 	mem.fallback = true
 	st.Observe(why + "; using the fallback policy")
 	return o.runFallback(ctx, st, mem)
 }
 
 // runFallback lets the fallback keep its own memory in Scratch for the turn.
-func (o *Orchestrator) runFallback(ctx context.Context, st *hub.State, mem *orchestratorMemory) (hub.Decision, error) {
+func (o *Orchestrator) runFallback(ctx context.Context, st *conductor.State, mem *orchestratorMemory) (conductor.Decision, error) {
 	st.Scratch = mem.fallbackScratch
 	d, err := o.fallback().Decide(ctx, st)
 	mem.fallbackScratch = st.Scratch
@@ -87,12 +88,12 @@ func (o *Orchestrator) runFallback(ctx context.Context, st *hub.State, mem *orch
 
 // callOrchestrator sends one decision request and returns the reply message.
 // ok is false when the turn is consumed (transport or decode error).
-func (o *Orchestrator) callOrchestrator(ctx context.Context, st *hub.State, req ChatRequest) (Message, bool, error) {
+func (o *Orchestrator) callOrchestrator(ctx context.Context, st *conductor.State, req ChatRequest) (Message, bool, error) {
 	body, err := EncodeRequest(req)
 	if err != nil {
 		return Message{}, false, fmt.Errorf("render orchestrator request: %w", err)
 	}
-	reply, err := st.CallModel(ctx, hub.ModelCall{Endpoint: st.Orchestrator.Name, Alias: AliasOrchestrator, Purpose: "decide", Body: body})
+	reply, err := st.CallModel(ctx, conductor.ModelCall{Endpoint: st.Orchestrator.Name, Alias: AliasOrchestrator, Purpose: "decide", Body: body})
 	if err != nil {
 		return Message{}, false, err
 	}
@@ -119,12 +120,12 @@ func decodeMessage(body []byte) (Message, error) {
 // orchestratorError turns a failed orchestrator call into the turn's
 // outcome: unreachable switches to the fallback, anything else consumes
 // the turn (already recorded as a step with its error).
-func (o *Orchestrator) orchestratorError(ctx context.Context, st *hub.State, mem *orchestratorMemory, err error) (hub.Decision, error) {
-	var unreachable *hub.ModelUnreachableError
+func (o *Orchestrator) orchestratorError(ctx context.Context, st *conductor.State, mem *orchestratorMemory, err error) (conductor.Decision, error) {
+	var unreachable *llm.ModelUnreachableError
 	if errors.As(err, &unreachable) && ctx.Err() == nil {
 		return o.useFallback(ctx, st, mem, "the orchestrator is unreachable ("+unreachable.URL+")")
 	}
-	return hub.Decision{}, nil
+	return conductor.Decision{}, nil
 }
 
 // rolePrefix gives the alias prefix of each role, as in the paper.
@@ -137,7 +138,7 @@ type aliasTable struct {
 	endpoint map[string]string // alias → endpoint name
 }
 
-func aliasesFor(models []hub.ModelInfo, roles ...string) aliasTable {
+func aliasesFor(models []llm.ModelInfo, roles ...string) aliasTable {
 	t := aliasTable{endpoint: map[string]string{}}
 	for _, role := range roles {
 		n := 0

@@ -6,7 +6,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/toolhub/toolhub/hub"
+	"github.com/toolhub/toolhub/conductor"
 	"github.com/toolhub/toolhub/internal/scriptedmodel"
 	"github.com/toolhub/toolhub/policies"
 )
@@ -48,11 +48,11 @@ func TestResearchMalformedRepliesAreObservations(t *testing.T) {
 			}
 			eps, _ := newEpisodes(t, h, "orch", orchestratorEndpoint(orch.URL()+"/v1"),
 				expertEndpoint(expert.URL()+"/v1", policies.RoleSearch, policies.RoleAnswer))
-			run, err := eps.Run(context.Background(), hub.Task{Text: "q"}, &policies.Orchestrator{})
+			run, err := eps.Run(context.Background(), conductor.Task{Text: "q"}, &policies.Orchestrator{})
 			if err != nil {
 				t.Fatal(err)
 			}
-			if run.Status != hub.RunAnswered || run.Answer != "42" || run.Totals.Turns != 2 {
+			if run.Status != conductor.RunAnswered || run.Answer != "42" || run.Totals.Turns != 2 {
 				t.Fatalf("status %s answer %q turns %d\n%s", run.Status, run.Answer, run.Totals.Turns, observations(run))
 			}
 			if !strings.Contains(observations(run), tc.wantObs) {
@@ -73,11 +73,11 @@ func TestUnreachableOrchestratorUsesFallbackOnce(t *testing.T) {
 	dead.Close()
 	expert := scripted(t, scriptedmodel.RawTextReply(`\boxed{7}`))
 	eps, _ := newEpisodes(t, h, "orch", orchestratorEndpoint(deadURL), expertEndpoint(expert.URL()+"/v1", policies.RoleAnswer))
-	run, err := eps.Run(context.Background(), hub.Task{Text: "what number?"}, &policies.Orchestrator{})
+	run, err := eps.Run(context.Background(), conductor.Task{Text: "what number?"}, &policies.Orchestrator{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if run.Status != hub.RunAnswered || run.Answer != "7" || !run.Forced {
+	if run.Status != conductor.RunAnswered || run.Answer != "7" || !run.Forced {
 		t.Fatalf("status %s answer %q forced %v\n%s", run.Status, run.Answer, run.Forced, observations(run))
 	}
 	if n := strings.Count(observations(run), "unreachable"); n != 1 {
@@ -108,23 +108,23 @@ func TestCancellationStopsInFlightCall(t *testing.T) {
 		}
 		cancel()
 	}()
-	run, err := eps.Run(ctx, hub.Task{Text: "q"}, &policies.Orchestrator{})
+	run, err := eps.Run(ctx, conductor.Task{Text: "q"}, &policies.Orchestrator{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if run.Status != hub.RunCancelled {
+	if run.Status != conductor.RunCancelled {
 		t.Fatalf("status %s\n%+v", run.Status, run.Steps)
 	}
 	sub.Cancel()
-	var kinds []hub.EventKind
+	var kinds []conductor.EventKind
 	for e := range sub.C {
 		kinds = append(kinds, e.Kind)
 	}
-	if len(kinds) != len(run.Steps)+2 || kinds[0] != hub.EventRunStarted || kinds[len(kinds)-1] != hub.EventRunFinished {
+	if len(kinds) != len(run.Steps)+2 || kinds[0] != conductor.EventRunStarted || kinds[len(kinds)-1] != conductor.EventRunFinished {
 		t.Fatalf("events %v for %d steps", kinds, len(run.Steps))
 	}
 	last := run.Steps[len(run.Steps)-1]
-	if last.Kind != hub.StepModel || !strings.Contains(last.Error, "context canceled") {
+	if last.Kind != conductor.StepModel || !strings.Contains(last.Error, "context canceled") {
 		t.Fatalf("last step %+v", last)
 	}
 }

@@ -4,7 +4,7 @@ import (
 	"context"
 	"fmt"
 
-	"github.com/toolhub/toolhub/hub"
+	"github.com/toolhub/toolhub/conductor"
 )
 
 // Built-in tools research mode runs on when present in the catalog.
@@ -15,11 +15,11 @@ const (
 )
 
 // decideResearch runs one research-mode turn (protocol §3.6).
-func (o *Orchestrator) decideResearch(ctx context.Context, st *hub.State, mem *orchestratorMemory) (hub.Decision, error) {
+func (o *Orchestrator) decideResearch(ctx context.Context, st *conductor.State, mem *orchestratorMemory) (conductor.Decision, error) {
 	table := aliasesFor(st.Models, RoleSearch, RoleReason, RoleAnswer)
 	offered := OfferedFrom(table.aliases)
 	if len(offered[ToolAnswer]) == 0 {
-		return hub.Decision{}, fmt.Errorf("no allowed model has the answer role")
+		return conductor.Decision{}, fmt.Errorf("no allowed model has the answer role")
 	}
 	msgs := ResearchMessages(st.Task, o.sentences(st), mem.research, o.counter())
 	req := ResearchRequest(st.Orchestrator.ModelID, o.Temperature, msgs, ResearchTools(table.aliases))
@@ -28,7 +28,7 @@ func (o *Orchestrator) decideResearch(ctx context.Context, st *hub.State, mem *o
 		return o.orchestratorError(ctx, st, mem, err)
 	}
 	if !ok {
-		return hub.Decision{}, nil
+		return conductor.Decision{}, nil
 	}
 	parsed := ParseReply(msg)
 	chosen, rejected := SelectResearchCall(parsed.Candidates, offered)
@@ -37,7 +37,7 @@ func (o *Orchestrator) decideResearch(ctx context.Context, st *hub.State, mem *o
 	}
 	if chosen == nil {
 		st.Observe("no valid tool call in the orchestrator's reply")
-		return hub.Decision{}, nil
+		return conductor.Decision{}, nil
 	}
 	alias, _ := FindAlias(table.aliases, chosen.Alias)
 	x := researchExpert{st: st, state: &mem.research, alias: alias, endpoint: table.endpoint[alias.Name],
@@ -49,9 +49,9 @@ func (o *Orchestrator) decideResearch(ctx context.Context, st *hub.State, mem *o
 		x.reason(ctx)
 	case ToolAnswer:
 		answer := x.answer(ctx)
-		return hub.Decision{Final: true, Answer: answer}, nil
+		return conductor.Decision{Final: true, Answer: answer}, nil
 	}
-	return hub.Decision{}, nil
+	return conductor.Decision{}, nil
 }
 
 func (o *Orchestrator) counter() TokenCounter {
@@ -64,7 +64,7 @@ func (o *Orchestrator) counter() TokenCounter {
 // researchExpert runs one alias tool: the hub writes the sub-prompt, the
 // chosen model replies, and its extracted output runs on a tool.
 type researchExpert struct {
-	st          *hub.State
+	st          *conductor.State
 	state       *ResearchState
 	alias       Alias
 	endpoint    string
@@ -84,7 +84,7 @@ func (x researchExpert) ask(ctx context.Context, purpose string, msgs []Message)
 	if err != nil {
 		return "", err
 	}
-	reply, err := x.st.CallModel(ctx, hub.ModelCall{Endpoint: x.endpoint, Alias: x.alias.Name, Purpose: purpose, Role: x.alias.Role, Body: body})
+	reply, err := x.st.CallModel(ctx, conductor.ModelCall{Endpoint: x.endpoint, Alias: x.alias.Name, Purpose: purpose, Role: x.alias.Role, Body: body})
 	if err != nil {
 		return "", err
 	}
@@ -113,7 +113,7 @@ func (x researchExpert) search(ctx context.Context) {
 
 // searchHits runs q on search_documents and web_search, whichever are
 // offered, best hit first.
-func searchHits(ctx context.Context, st *hub.State, q string) []string {
+func searchHits(ctx context.Context, st *conductor.State, q string) []string {
 	args := mustRawJSON(map[string]string{"query": q})
 	var hits []string
 	found := false
@@ -126,7 +126,7 @@ func searchHits(ctx context.Context, st *hub.State, q string) []string {
 		if err != nil || res.IsError {
 			continue
 		}
-		hits = append(hits, hub.ResultTexts(res.Raw)...)
+		hits = append(hits, conductor.ResultTexts(res.Raw)...)
 	}
 	if !found {
 		st.Observe("no search tool is available")
@@ -152,7 +152,7 @@ func (x researchExpert) reason(ctx context.Context) {
 	if err != nil {
 		return
 	}
-	stdout := hub.ResultText(res.Raw, 0)
+	stdout := conductor.ResultText(res.Raw, 0)
 	if !x.state.AddCode(code, stdout) {
 		x.st.Observe("the code printed nothing")
 	}

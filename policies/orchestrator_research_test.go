@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/toolhub/toolhub/conductor"
 	"github.com/toolhub/toolhub/hub"
 	"github.com/toolhub/toolhub/internal/scriptedmodel"
 	"github.com/toolhub/toolhub/policies"
@@ -24,11 +25,11 @@ func TestResearchEpisodeSearchThenAnswer(t *testing.T) {
 	eps, _ := newEpisodes(t, h, "orch", orchestratorEndpoint(orch.URL()+"/v1"),
 		expertEndpoint(expert.URL()+"/v1", policies.RoleSearch, policies.RoleAnswer))
 
-	run, err := eps.Run(context.Background(), hub.Task{Text: "What is the capital of France?"}, &policies.Orchestrator{})
+	run, err := eps.Run(context.Background(), conductor.Task{Text: "What is the capital of France?"}, &policies.Orchestrator{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if run.Status != hub.RunAnswered || run.Answer != "Paris" {
+	if run.Status != conductor.RunAnswered || run.Answer != "Paris" {
 		t.Fatalf("status %s answer %q, trace:\n%s", run.Status, run.Answer, observations(run))
 	}
 	if got := searches.calls(); len(got) != 1 || got[0]["query"] != "capital of France" {
@@ -56,17 +57,17 @@ func TestResearchStepsRecordModelAndLocality(t *testing.T) {
 	orch := scripted(t, scriptedmodel.ToolCallReply("", "answer", `{"model": "answer-1"}`).WithUsage(10, 1))
 	expert := scripted(t, scriptedmodel.RawTextReply("\\boxed{\\frac{1}{2}}").WithUsage(7, 3))
 	eps, _ := newEpisodes(t, h, "orch", orchestratorEndpoint(orch.URL()+"/v1"), expertEndpoint(expert.URL()+"/v1", policies.RoleAnswer))
-	run, err := eps.Run(context.Background(), hub.Task{Text: "half?"}, &policies.Orchestrator{})
+	run, err := eps.Run(context.Background(), conductor.Task{Text: "half?"}, &policies.Orchestrator{})
 	if err != nil {
 		t.Fatal(err)
 	}
 	if run.Answer != `\frac{1}{2}` {
 		t.Fatalf("answer %q", run.Answer)
 	}
-	want := []hub.Step{
-		{Kind: hub.StepModel, Alias: "orchestrator", Endpoint: "orch", Model: "nvidia/Nemotron-Orchestrator-8B", Locality: hub.LocalityLocal, TokensIn: 10, TokensOut: 1},
-		{Kind: hub.StepModel, Alias: "answer-1", Endpoint: "big", Model: "gpt-5", Locality: hub.LocalityRemote, TokensIn: 7, TokensOut: 3},
-		{Kind: hub.StepAnswer, Text: `\frac{1}{2}`},
+	want := []conductor.Step{
+		{Kind: conductor.StepModel, Alias: "orchestrator", Endpoint: "orch", Model: "nvidia/Nemotron-Orchestrator-8B", Locality: hub.LocalityLocal, TokensIn: 10, TokensOut: 1},
+		{Kind: conductor.StepModel, Alias: "answer-1", Endpoint: "big", Model: "gpt-5", Locality: hub.LocalityRemote, TokensIn: 7, TokensOut: 3},
+		{Kind: conductor.StepAnswer, Text: `\frac{1}{2}`},
 	}
 	if len(run.Steps) != len(want) {
 		t.Fatalf("got %d steps: %+v", len(run.Steps), run.Steps)
@@ -97,11 +98,11 @@ func TestResearchTurnCap(t *testing.T) {
 		{"above 50 is 50", 80, 50},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			run, err := eps.Run(context.Background(), hub.Task{Text: "q", MaxTurns: tc.maxTurns}, &policies.Orchestrator{})
+			run, err := eps.Run(context.Background(), conductor.Task{Text: "q", MaxTurns: tc.maxTurns}, &policies.Orchestrator{})
 			if err != nil {
 				t.Fatal(err)
 			}
-			if run.Status != hub.RunNoAnswer || run.Totals.Turns != tc.want || run.Totals.ModelCalls != tc.want {
+			if run.Status != conductor.RunNoAnswer || run.Totals.Turns != tc.want || run.Totals.ModelCalls != tc.want {
 				t.Fatalf("status %s turns %d model calls %d", run.Status, run.Totals.Turns, run.Totals.ModelCalls)
 			}
 			if !strings.Contains(run.Error, "no answer within") {

@@ -13,8 +13,10 @@ import (
 	mcpgo "github.com/mark3labs/mcp-go/mcp"
 	mcpserver "github.com/mark3labs/mcp-go/server"
 
+	"github.com/toolhub/toolhub/conductor"
 	"github.com/toolhub/toolhub/hub"
 	"github.com/toolhub/toolhub/internal/scriptedmodel"
+	"github.com/toolhub/toolhub/llm"
 )
 
 // recorder keeps the arguments an in-process tool received.
@@ -87,13 +89,13 @@ const (
 	expertIn, expertOut = 1.25, 10
 )
 
-func orchestratorEndpoint(baseURL string) hub.ModelEndpoint {
-	return hub.ModelEndpoint{Name: "orch", BaseURL: baseURL, ModelID: "nvidia/Nemotron-Orchestrator-8B",
+func orchestratorEndpoint(baseURL string) llm.ModelEndpoint {
+	return llm.ModelEndpoint{Name: "orch", BaseURL: baseURL, ModelID: "nvidia/Nemotron-Orchestrator-8B",
 		Locality: hub.LocalityLocal, PriceIn: orchIn, PriceOut: orchOut}
 }
 
-func expertEndpoint(baseURL string, roles ...string) hub.ModelEndpoint {
-	return hub.ModelEndpoint{Name: "big", BaseURL: baseURL, ModelID: "gpt-5", Locality: hub.LocalityRemote,
+func expertEndpoint(baseURL string, roles ...string) llm.ModelEndpoint {
+	return llm.ModelEndpoint{Name: "big", BaseURL: baseURL, ModelID: "gpt-5", Locality: hub.LocalityRemote,
 		PriceIn: expertIn, PriceOut: expertOut, Roles: roles, AnswerStyle: "boxed",
 		Capability: "strong at everything."}
 }
@@ -106,14 +108,14 @@ func scripted(t testing.TB, replies ...scriptedmodel.Reply) *scriptedmodel.Serve
 	return s
 }
 
-func newEpisodes(t testing.TB, h *hub.Hub, orchestrator string, endpoints ...hub.ModelEndpoint) (*hub.Episodes, *hub.Bus) {
+func newEpisodes(t testing.TB, h *hub.Hub, orchestrator string, endpoints ...llm.ModelEndpoint) (*conductor.Episodes, *conductor.Bus) {
 	t.Helper()
-	models, err := hub.NewModels(endpoints, hub.ModelOptions{})
+	models, err := llm.NewModels(endpoints, llm.ModelOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	bus := hub.NewBus()
-	eps, err := hub.NewEpisodes(hub.EpisodesConfig{Tools: h, Models: models, Orchestrator: orchestrator, Bus: bus})
+	bus := conductor.NewBus()
+	eps, err := conductor.NewEpisodes(conductor.EpisodesConfig{Tools: h, Models: models, Orchestrator: orchestrator, Bus: bus})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -124,10 +126,10 @@ func cost(in, out int, priceIn, priceOut float64) float64 {
 	return float64(in)*priceIn/1e6 + float64(out)*priceOut/1e6
 }
 
-func observations(run *hub.Run) string {
+func observations(run *conductor.Run) string {
 	var b strings.Builder
 	for _, s := range run.Steps {
-		if s.Kind == hub.StepObservation {
+		if s.Kind == conductor.StepObservation {
 			b.WriteString(s.Text + "\n")
 		}
 	}

@@ -4,12 +4,13 @@ import (
 	"context"
 	"strconv"
 
+	"github.com/toolhub/toolhub/conductor"
 	"github.com/toolhub/toolhub/hub"
 )
 
 // decideTools runs one tool-mode turn (protocol §4): the offered MCP tools
 // plus call_expert; a reply without a tool call is the final answer.
-func (o *Orchestrator) decideTools(ctx context.Context, st *hub.State, mem *orchestratorMemory) (hub.Decision, error) {
+func (o *Orchestrator) decideTools(ctx context.Context, st *conductor.State, mem *orchestratorMemory) (conductor.Decision, error) {
 	experts := aliasesFor(st.Models, RoleExpert)
 	specs := toolSpecs(st.Tools)
 	if len(mem.history) == 0 {
@@ -22,11 +23,11 @@ func (o *Orchestrator) decideTools(ctx context.Context, st *hub.State, mem *orch
 		return o.orchestratorError(ctx, st, mem, err)
 	}
 	if !ok {
-		return hub.Decision{}, nil
+		return conductor.Decision{}, nil
 	}
 	parsed := ParseReply(msg)
 	if len(parsed.Candidates) == 0 {
-		return hub.Decision{Final: true, Answer: parsed.Message}, nil
+		return conductor.Decision{Final: true, Answer: parsed.Message}, nil
 	}
 	d := SelectToolModeCalls(parsed.Candidates, specNames(specs), aliasNames(experts.aliases))
 	observeRejections(st, d.Rejected)
@@ -36,44 +37,44 @@ func (o *Orchestrator) decideTools(ctx context.Context, st *hub.State, mem *orch
 	}
 	if len(d.Calls) == 0 {
 		st.Observe("no valid tool call in the orchestrator's reply")
-		return hub.Decision{}, nil
+		return conductor.Decision{}, nil
 	}
 	runToolCalls(ctx, st, mem, d.Calls)
-	return hub.Decision{}, nil
+	return conductor.Decision{}, nil
 }
 
 // runExpert hands the turn to an expert: it sees the original conversation
 // (toolhub's policy without the expert paragraph) and the original tools (no
 // call_expert); its reply replaces the orchestrator's action.
-func (o *Orchestrator) runExpert(ctx context.Context, st *hub.State, mem *orchestratorMemory, specs []ToolSpec, alias Alias, endpoint string) (hub.Decision, error) {
+func (o *Orchestrator) runExpert(ctx context.Context, st *conductor.State, mem *orchestratorMemory, specs []ToolSpec, alias Alias, endpoint string) (conductor.Decision, error) {
 	tools := ToolModeTools(specs, nil)
 	msgs := ToolModeMessages(ExpertSystem(o.PolicyText), mem.history, tools, o.counter())
 	body, err := EncodeRequest(ToolModeRequest(modelID(st, endpoint), o.Temperature, msgs, tools))
 	if err != nil {
-		return hub.Decision{}, err
+		return conductor.Decision{}, err
 	}
-	reply, err := st.CallModel(ctx, hub.ModelCall{Endpoint: endpoint, Alias: alias.Name, Purpose: "expert", Role: RoleExpert, Body: body})
+	reply, err := st.CallModel(ctx, conductor.ModelCall{Endpoint: endpoint, Alias: alias.Name, Purpose: "expert", Role: RoleExpert, Body: body})
 	if err != nil {
-		return hub.Decision{}, nil
+		return conductor.Decision{}, nil
 	}
 	msg, err := decodeMessage(reply.Body)
 	if err != nil {
 		st.Observe("expert reply unreadable: " + err.Error())
-		return hub.Decision{}, nil
+		return conductor.Decision{}, nil
 	}
 	parsed := ParseReply(msg)
 	if len(parsed.Candidates) == 0 {
-		return hub.Decision{Final: true, Answer: parsed.Message}, nil
+		return conductor.Decision{Final: true, Answer: parsed.Message}, nil
 	}
 	d := SelectToolModeCalls(parsed.Candidates, specNames(specs), nil)
 	observeRejections(st, d.Rejected)
 	runToolCalls(ctx, st, mem, d.Calls)
-	return hub.Decision{}, nil
+	return conductor.Decision{}, nil
 }
 
 // runToolCalls appends the assistant's calls to the history, runs each and
 // appends its result (or error) as a tool message.
-func runToolCalls(ctx context.Context, st *hub.State, mem *orchestratorMemory, calls []Call) {
+func runToolCalls(ctx context.Context, st *conductor.State, mem *orchestratorMemory, calls []Call) {
 	if len(calls) == 0 {
 		return
 	}
@@ -93,9 +94,9 @@ func runToolCalls(ctx context.Context, st *hub.State, mem *orchestratorMemory, c
 		case err != nil:
 			content = "error: " + err.Error()
 		case res.IsError:
-			content = "error: " + hub.ResultText(res.Raw, maxToolResultChars)
+			content = "error: " + conductor.ResultText(res.Raw, maxToolResultChars)
 		default:
-			content = hub.ResultText(res.Raw, maxToolResultChars)
+			content = conductor.ResultText(res.Raw, maxToolResultChars)
 		}
 		mem.history = append(mem.history, Message{Role: RoleTool, ToolCallID: c.ID, Content: content})
 	}
@@ -105,7 +106,7 @@ func runToolCalls(ctx context.Context, st *hub.State, mem *orchestratorMemory, c
 // untrusted text and the history has a token budget.
 const maxToolResultChars = 16000
 
-func observeRejections(st *hub.State, rejected []Rejection) {
+func observeRejections(st *conductor.State, rejected []Rejection) {
 	for _, r := range rejected {
 		st.Observe(r.Observation())
 	}
@@ -127,7 +128,7 @@ func specNames(specs []ToolSpec) []string {
 	return names
 }
 
-func modelID(st *hub.State, endpoint string) string {
+func modelID(st *conductor.State, endpoint string) string {
 	for _, m := range st.Models {
 		if m.Name == endpoint {
 			return m.ModelID

@@ -6,7 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/toolhub/toolhub/hub"
+	"github.com/toolhub/toolhub/conductor"
 	"github.com/toolhub/toolhub/internal/scriptedmodel"
 	"github.com/toolhub/toolhub/policies"
 )
@@ -26,11 +26,11 @@ func TestToolModeEpisodeWithExpert(t *testing.T) {
 	expert := scripted(t, scriptedmodel.ToolCallReply("", "kv__get", `{"key":"c"}`).WithUsage(400, 5))
 	eps, _ := newEpisodes(t, h, "orch", orchestratorEndpoint(orch.URL()+"/v1"), expertEndpoint(expert.URL()+"/v1", policies.RoleExpert))
 
-	run, err := eps.Run(context.Background(), hub.Task{Text: "Fetch a, b and c.", Mode: hub.ModeTools}, &policies.Orchestrator{PolicyText: "Use the kv tools."})
+	run, err := eps.Run(context.Background(), conductor.Task{Text: "Fetch a, b and c.", Mode: conductor.ModeTools}, &policies.Orchestrator{PolicyText: "Use the kv tools."})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if run.Status != hub.RunAnswered || run.Answer != "All values fetched." {
+	if run.Status != conductor.RunAnswered || run.Answer != "All values fetched." {
 		t.Fatalf("status %s answer %q\n%s", run.Status, run.Answer, observations(run))
 	}
 	var keys []string
@@ -79,7 +79,7 @@ func TestToolModeToolErrorIsObservation(t *testing.T) {
 		scriptedmodel.RawTextReply("Could not read it."),
 	)
 	eps, _ := newEpisodes(t, h, "orch", orchestratorEndpoint(orch.URL()+"/v1"))
-	run, err := eps.Run(context.Background(), hub.Task{Text: "read", Mode: hub.ModeTools}, &policies.Orchestrator{})
+	run, err := eps.Run(context.Background(), conductor.Task{Text: "read", Mode: conductor.ModeTools}, &policies.Orchestrator{})
 	if err != nil {
 		t.Fatal(err)
 	}

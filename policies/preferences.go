@@ -7,6 +7,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/toolhub/toolhub/conductor"
 	"github.com/toolhub/toolhub/hub"
 )
 
@@ -138,8 +139,8 @@ func (p Preferences) Validate() error {
 	if p.Deadline < 0 {
 		add("deadline", "%s is negative", p.Deadline)
 	}
-	if p.MaxTurns < 0 || p.MaxTurns > hub.MaxTurns {
-		add("max_turns", "%d is outside 0..%d", p.MaxTurns, hub.MaxTurns)
+	if p.MaxTurns < 0 || p.MaxTurns > conductor.MaxTurns {
+		add("max_turns", "%d is outside 0..%d", p.MaxTurns, conductor.MaxTurns)
 	}
 	if len(probs) == 0 {
 		return nil
@@ -204,8 +205,8 @@ func (p Preferences) ModelWeight(endpoint string) Weight {
 
 // Turns is the turn limit the preferences allow.
 func (p Preferences) Turns() int {
-	if p.MaxTurns <= 0 || p.MaxTurns > hub.MaxTurns {
-		return hub.MaxTurns
+	if p.MaxTurns <= 0 || p.MaxTurns > conductor.MaxTurns {
+		return conductor.MaxTurns
 	}
 	return p.MaxTurns
 }

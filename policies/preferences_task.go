@@ -3,7 +3,7 @@ package policies
 import (
 	"time"
 
-	"github.com/toolhub/toolhub/hub"
+	"github.com/toolhub/toolhub/conductor"
 )
 
 // PrepareTask puts p on a task for eps: the guard (NewGuard over eps's
@@ -11,7 +11,7 @@ import (
 // and the budget, deadline and turn limit. A budget, deadline or turn limit
 // already on the task is kept when it is lower. Any guard already on the
 // task is replaced.
-func PrepareTask(task hub.Task, p Preferences, eps *hub.Episodes) hub.Task {
+func PrepareTask(task conductor.Task, p Preferences, eps *conductor.Episodes) conductor.Task {
 	task.Guard = NewGuard(p, GuardScope{Tools: eps.Catalog(), Models: eps.Models().List(), Orchestrator: eps.Orchestrator()})
 	task.BudgetUSD = lowerLimit(task.BudgetUSD, p.BudgetUSD)
 	task.Deadline = time.Duration(lowerLimit(float64(task.Deadline), float64(p.Deadline)))
@@ -20,7 +20,7 @@ func PrepareTask(task hub.Task, p Preferences, eps *hub.Episodes) hub.Task {
 	}
 	mode := task.Mode
 	if mode == "" {
-		mode = hub.ModeResearch
+		mode = conductor.ModeResearch
 	}
 	tools, models := eps.Offered(task)
 	task.Preference = Sentence(p, mode, models, tools)

@@ -4,7 +4,7 @@ import (
 	"maps"
 	"slices"
 
-	"github.com/toolhub/toolhub/hub"
+	"github.com/toolhub/toolhub/runlog"
 )
 
 // RewardVector is the paper's M^τ for one rollout: calls per tool or alias,
@@ -35,7 +35,7 @@ func (v RewardVector) Solved() bool { return v.Outcome >= SolvedThreshold }
 
 // RewardFromComponents builds M from an exported run's components with the
 // outcome graded by the caller (the export's own outcome is exact match).
-func RewardFromComponents(c hub.RewardComponents, outcome float64) RewardVector {
+func RewardFromComponents(c runlog.RewardComponents, outcome float64) RewardVector {
 	tools := make(map[string]float64, len(c.ToolCounts))
 	for t, n := range c.ToolCounts {
 		tools[t] = float64(n)

@@ -5,8 +5,9 @@ import (
 	"testing"
 	"time"
 
-	"github.com/toolhub/toolhub/hub"
+	"github.com/toolhub/toolhub/conductor"
 	"github.com/toolhub/toolhub/policies"
+	"github.com/toolhub/toolhub/runlog"
 )
 
 func near(a, b float64) bool { return math.Abs(a-b) < 1e-9 }
@@ -68,15 +69,15 @@ func TestEvalRewardHandComputed(t *testing.T) {
 
 // TestRewardFromExportedRun builds M from the run export's components.
 func TestRewardFromExportedRun(t *testing.T) {
-	run := &hub.Run{ID: "r1", Task: "q", Status: hub.RunAnswered, Answer: "42", Expected: "41",
-		Steps: []hub.Step{
-			{Kind: hub.StepModel, Alias: policies.AliasOrchestrator},
-			{Kind: hub.StepModel, Alias: "search-1"},
-			{Kind: hub.StepTool, Tool: "search_documents"},
-			{Kind: hub.StepModel, Alias: "search-1"},
+	run := &conductor.Run{ID: "r1", Task: "q", Status: conductor.RunAnswered, Answer: "42", Expected: "41",
+		Steps: []conductor.Step{
+			{Kind: conductor.StepModel, Alias: policies.AliasOrchestrator},
+			{Kind: conductor.StepModel, Alias: "search-1"},
+			{Kind: conductor.StepTool, Tool: "search_documents"},
+			{Kind: conductor.StepModel, Alias: "search-1"},
 		},
-		Totals: hub.Totals{USD: 0.02, Wall: 3 * time.Second}}
-	m := policies.RewardFromComponents(hub.ExportTrajectory(run).Reward, 1)
+		Totals: conductor.Totals{USD: 0.02, Wall: 3 * time.Second}}
+	m := policies.RewardFromComponents(runlog.ExportTrajectory(run).Reward, 1)
 	if m.Tools["search-1"] != 2 || m.Tools["search_documents"] != 1 || len(m.Tools) != 2 {
 		t.Errorf("tool counts %v", m.Tools)
 	}

@@ -5,7 +5,9 @@ import (
 	"strings"
 	"time"
 
+	"github.com/toolhub/toolhub/conductor"
 	"github.com/toolhub/toolhub/hub"
+	"github.com/toolhub/toolhub/llm"
 )
 
 // Preference sentences, in the style of the paper's "I want to be cost
@@ -37,7 +39,7 @@ var roleUse = map[string]string{RoleSearch: "for searching", RoleReason: "for re
 // orchestrator policy numbers them, and tools are named only in tool mode,
 // where the model sees them. Off and forbidden ones are never mentioned:
 // they are not offered at all. Empty when p asks for nothing.
-func Sentence(p Preferences, mode hub.Mode, models []hub.ModelInfo, tools []*hub.Tool) string {
+func Sentence(p Preferences, mode conductor.Mode, models []llm.ModelInfo, tools []*hub.Tool) string {
 	var out []string
 	add := func(s string) {
 		if s != "" {
@@ -60,7 +62,7 @@ func Sentence(p Preferences, mode hub.Mode, models []hub.ModelInfo, tools []*hub
 		}
 	}
 	var toolNames []string
-	if mode == hub.ModeTools {
+	if mode == conductor.ModeTools {
 		toolNames = weightedTools(tools, p, WeightPrefer)
 		if len(toolNames) > 0 {
 			add("Prefer " + spokenList(toolNames) + " when " + pronoun(toolNames, "it fits", "they fit") + ".")
@@ -86,8 +88,8 @@ func bandSentence(w float64, mild, strict string) string {
 
 // sentenceAliases numbers the offered models as the orchestrator does in
 // mode, remembering each alias's endpoint.
-func sentenceAliases(mode hub.Mode, models []hub.ModelInfo) aliasTable {
-	if mode == hub.ModeTools {
+func sentenceAliases(mode conductor.Mode, models []llm.ModelInfo) aliasTable {
+	if mode == conductor.ModeTools {
 		return aliasesFor(models, RoleExpert)
 	}
 	return aliasesFor(models, RoleSearch, RoleReason, RoleAnswer)

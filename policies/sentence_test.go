@@ -5,16 +5,18 @@ import (
 	"testing"
 	"time"
 
+	"github.com/toolhub/toolhub/conductor"
 	"github.com/toolhub/toolhub/hub"
+	"github.com/toolhub/toolhub/llm"
 )
 
 // sentenceModels are offered experts: a local one for search and answer, a
 // remote one for every research role, and a remote expert for tool mode.
-func sentenceModels() []hub.ModelInfo {
-	ep := func(name string, loc hub.Locality, roles ...string) hub.ModelInfo {
-		return hub.ModelInfo{ModelEndpoint: hub.ModelEndpoint{Name: name, Locality: loc, Roles: roles}}
+func sentenceModels() []llm.ModelInfo {
+	ep := func(name string, loc hub.Locality, roles ...string) llm.ModelInfo {
+		return llm.ModelInfo{ModelEndpoint: llm.ModelEndpoint{Name: name, Locality: loc, Roles: roles}}
 	}
-	return []hub.ModelInfo{
+	return []llm.ModelInfo{
 		ep("qwen", hub.LocalityLocal, RoleSearch, RoleAnswer),
 		ep("gpt", hub.LocalityRemote, RoleSearch, RoleReason, RoleAnswer, RoleExpert),
 		ep("mini", hub.LocalityRemote, RoleAnswer, RoleExpert),
@@ -37,32 +39,32 @@ func TestSentenceGolden(t *testing.T) {
 	}
 	cases := []struct {
 		name  string
-		mode  hub.Mode
+		mode  conductor.Mode
 		prefs Preferences
 	}{
-		{"unrestricted", hub.ModeResearch, base},
-		{"defaults", hub.ModeResearch, DefaultPreferences()},
-		{"local_only", hub.ModeResearch, with(func(p *Preferences) { p.Privacy = PrivacyLocalOnly })},
-		{"cost_mild", hub.ModeResearch, with(func(p *Preferences) { p.CostWeight = 0.7 })},
-		{"cost_strict_latency_mild", hub.ModeResearch, with(func(p *Preferences) { p.CostWeight, p.LatencyWeight = 1, 0.6 })},
-		{"latency_strict", hub.ModeResearch, with(func(p *Preferences) { p.LatencyWeight = 0.9 })},
-		{"budget_and_deadline_seconds", hub.ModeResearch, with(func(p *Preferences) {
+		{"unrestricted", conductor.ModeResearch, base},
+		{"defaults", conductor.ModeResearch, DefaultPreferences()},
+		{"local_only", conductor.ModeResearch, with(func(p *Preferences) { p.Privacy = PrivacyLocalOnly })},
+		{"cost_mild", conductor.ModeResearch, with(func(p *Preferences) { p.CostWeight = 0.7 })},
+		{"cost_strict_latency_mild", conductor.ModeResearch, with(func(p *Preferences) { p.CostWeight, p.LatencyWeight = 1, 0.6 })},
+		{"latency_strict", conductor.ModeResearch, with(func(p *Preferences) { p.LatencyWeight = 0.9 })},
+		{"budget_and_deadline_seconds", conductor.ModeResearch, with(func(p *Preferences) {
 			p.BudgetUSD, p.Deadline = 0.05, Duration(90*time.Second)
 		})},
-		{"deadline_minutes", hub.ModeResearch, with(func(p *Preferences) { p.Deadline = Duration(10 * time.Minute) })},
-		{"model_weights_research", hub.ModeResearch, with(func(p *Preferences) {
+		{"deadline_minutes", conductor.ModeResearch, with(func(p *Preferences) { p.Deadline = Duration(10 * time.Minute) })},
+		{"model_weights_research", conductor.ModeResearch, with(func(p *Preferences) {
 			p.Models = map[string]Weight{"qwen": WeightPrefer, "gpt": WeightAvoid, "mini": WeightNeutral}
 		})},
-		{"model_weights_tools", hub.ModeTools, with(func(p *Preferences) {
+		{"model_weights_tools", conductor.ModeTools, with(func(p *Preferences) {
 			p.Models = map[string]Weight{"gpt": WeightAvoid, "mini": WeightPrefer}
 		})},
-		{"tool_weights", hub.ModeTools, with(func(p *Preferences) {
+		{"tool_weights", conductor.ModeTools, with(func(p *Preferences) {
 			p.Tools = map[string]Weight{"kv__get": WeightPrefer, "web__*": WeightAvoid, "kv__put": WeightOff}
 		})},
-		{"tool_weights_unsaid_in_research", hub.ModeResearch, with(func(p *Preferences) {
+		{"tool_weights_unsaid_in_research", conductor.ModeResearch, with(func(p *Preferences) {
 			p.Tools = map[string]Weight{"kv__get": WeightPrefer, "web__*": WeightAvoid}
 		})},
-		{"everything", hub.ModeTools, Preferences{Privacy: PrivacyPreferLocal, CostWeight: 0.8, LatencyWeight: 0.95,
+		{"everything", conductor.ModeTools, Preferences{Privacy: PrivacyPreferLocal, CostWeight: 0.8, LatencyWeight: 0.95,
 			Tools: map[string]Weight{"web__fetch": WeightAvoid}, Models: map[string]Weight{"gpt": WeightAvoid},
 			BudgetUSD: 0.25, Deadline: Duration(2 * time.Minute), MaxTurns: 10}},
 	}
@@ -80,7 +82,7 @@ func TestSentenceGolden(t *testing.T) {
 func TestSentenceNamesNoRealModel(t *testing.T) {
 	p := Unrestricted()
 	p.Models = map[string]Weight{"qwen": WeightAvoid, "gpt": WeightPrefer, "mini": WeightAvoid}
-	for _, mode := range []hub.Mode{hub.ModeResearch, hub.ModeTools} {
+	for _, mode := range []conductor.Mode{conductor.ModeResearch, conductor.ModeTools} {
 		got := Sentence(p, mode, sentenceModels(), sentenceTools())
 		for _, name := range []string{"qwen", "gpt", "mini"} {
 			if strings.Contains(got, name) {

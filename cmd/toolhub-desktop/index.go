@@ -7,14 +7,14 @@ import (
 	"path/filepath"
 	"strings"
 
-	"github.com/toolhub/toolhub/cmd/internal/builtin"
-	"github.com/toolhub/toolhub/cmd/internal/config"
+	"github.com/toolhub/toolhub/config"
 	"github.com/toolhub/toolhub/retriever"
+	"github.com/toolhub/toolhub/tools"
 )
 
 // indexOpener opens the configured document index for the documents tools,
 // BM25 only: documents.dir, or <data>/toolhub/index.
-func indexOpener(docs config.Documents, data string, log *slog.Logger) builtin.IndexOpener {
+func indexOpener(docs config.Documents, data string, log *slog.Logger) tools.IndexOpener {
 	return func(context.Context) (*retriever.Index, error) {
 		dir := filepath.Join(data, "toolhub", "index")
 		if docs.Dir != "" {

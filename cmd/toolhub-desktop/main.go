@@ -17,9 +17,9 @@ import (
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/app"
 
-	"github.com/toolhub/toolhub/cmd/internal/config"
 	"github.com/toolhub/toolhub/cmd/internal/daemon"
 	"github.com/toolhub/toolhub/cmd/internal/desktop"
+	"github.com/toolhub/toolhub/config"
 	"github.com/toolhub/toolhub/policies"
 	"github.com/toolhub/toolhub/ui"
 )

@@ -5,7 +5,7 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/toolhub/toolhub/cmd/internal/bench"
+	"github.com/toolhub/toolhub/bench"
 )
 
 func newBenchCommand(g *globals) *cobra.Command {

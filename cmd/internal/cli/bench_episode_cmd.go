@@ -6,8 +6,8 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/toolhub/toolhub/cmd/internal/bench"
-	"github.com/toolhub/toolhub/hub"
+	"github.com/toolhub/toolhub/bench"
+	"github.com/toolhub/toolhub/conductor"
 )
 
 // targetPerTurnMicros is the hub's own budget per episode turn.
@@ -29,10 +29,10 @@ call and one search_documents call; a tool-mode turn is one orchestrator call
 and one kv__get call. Target: under 1 ms per turn.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			if mode != string(hub.ModeResearch) && mode != string(hub.ModeTools) {
+			if mode != string(conductor.ModeResearch) && mode != string(conductor.ModeTools) {
 				return usageError("--mode %q: want research or tools", mode)
 			}
-			opts.Mode = hub.Mode(mode)
+			opts.Mode = conductor.Mode(mode)
 			opts.Logger = g.logger()
 			rep, err := bench.RunEpisode(cmd.Context(), opts)
 			if err != nil {
@@ -48,7 +48,7 @@ and one kv__get call. Target: under 1 ms per turn.`,
 	f := cmd.Flags()
 	f.IntVar(&opts.Episodes, "episodes", 40, "measured episodes")
 	f.IntVar(&opts.Turns, "turns", 50, "turns per episode (at most 50)")
-	f.StringVar(&mode, "mode", string(hub.ModeResearch), "research or tools")
+	f.StringVar(&mode, "mode", string(conductor.ModeResearch), "research or tools")
 	f.BoolVar(&asJSON, "json", false, "print the report as JSON")
 	return cmd
 }

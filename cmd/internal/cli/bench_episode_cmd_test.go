@@ -4,7 +4,7 @@ import (
 	"encoding/json"
 	"testing"
 
-	"github.com/toolhub/toolhub/cmd/internal/bench"
+	"github.com/toolhub/toolhub/bench"
 )
 
 func TestBenchEpisodeCounts(t *testing.T) {

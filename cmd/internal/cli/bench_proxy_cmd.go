@@ -9,7 +9,7 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/toolhub/toolhub/cmd/internal/bench"
+	"github.com/toolhub/toolhub/bench"
 )
 
 // Targets the proxy benchmark reports against.

@@ -7,7 +7,7 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/toolhub/toolhub/cmd/internal/config"
+	"github.com/toolhub/toolhub/config"
 	"github.com/toolhub/toolhub/retriever"
 	"github.com/toolhub/toolhub/retriever/beir"
 	"github.com/toolhub/toolhub/retriever/synthetic"

@@ -10,7 +10,7 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/toolhub/toolhub/cmd/internal/config"
+	"github.com/toolhub/toolhub/config"
 )
 
 func newConfigCommand(g *globals) *cobra.Command {

@@ -9,8 +9,8 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/toolhub/toolhub/cmd/internal/eval"
-	"github.com/toolhub/toolhub/hub"
+	"github.com/toolhub/toolhub/conductor"
+	"github.com/toolhub/toolhub/eval"
 	"github.com/toolhub/toolhub/policies"
 )
 
@@ -91,7 +91,7 @@ with an accuracy-versus-cost chart.`,
 	fl.StringVar(&f.tasks, "tasks", "", "live eval: JSONL file of {id, question, answer, [domain]}")
 	fl.StringVar(&f.replay, "replay", "", "replay eval: directory of recorded outcomes (no model calls)")
 	fl.StringVar(&f.policies, "policy", "", "comma-separated policies (replay default: all of them)")
-	fl.StringVar(&f.mode, "mode", string(hub.ModeResearch), "live eval: research or tools")
+	fl.StringVar(&f.mode, "mode", string(conductor.ModeResearch), "live eval: research or tools")
 	fl.StringVar(&f.judge, "judge", "", "live eval: configured model that judges free-form answers")
 	fl.StringVar(&f.grade, "grade", eval.MethodAuto, "live eval grading: auto, exact, numeric or judge")
 	fl.Float64Var(&f.tolerance, "tolerance", eval.DefaultTolerance, "relative tolerance of numeric grading")
@@ -117,7 +117,7 @@ func (f *evalFlags) validate() (policies.PreferenceVector, error) {
 		return pref, usageError("give exactly one of --tasks FILE or --replay DIR")
 	case f.tasks != "" && f.policies == "":
 		return pref, usageError("--tasks needs --policy (e.g. --policy orchestrator,cheapest)")
-	case f.mode != string(hub.ModeResearch) && f.mode != string(hub.ModeTools):
+	case f.mode != string(conductor.ModeResearch) && f.mode != string(conductor.ModeTools):
 		return pref, usageError("--mode %q: want research or tools", f.mode)
 	case f.repeat < 1 || f.parallel < 1:
 		return pref, usageError("--repeat and --parallel must be at least 1")

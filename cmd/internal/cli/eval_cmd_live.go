@@ -13,11 +13,13 @@ import (
 	"github.com/schollz/progressbar/v3"
 	"github.com/spf13/cobra"
 
-	"github.com/toolhub/toolhub/cmd/internal/config"
 	"github.com/toolhub/toolhub/cmd/internal/daemon"
-	"github.com/toolhub/toolhub/cmd/internal/eval"
-	"github.com/toolhub/toolhub/hub"
+	"github.com/toolhub/toolhub/conductor"
+	"github.com/toolhub/toolhub/config"
+	"github.com/toolhub/toolhub/eval"
+	"github.com/toolhub/toolhub/llm"
 	"github.com/toolhub/toolhub/policies"
+	"github.com/toolhub/toolhub/runlog"
 )
 
 // runLive runs the episodes not yet journaled and reports on all of them.
@@ -36,7 +38,7 @@ func (f *evalFlags) runLive(cmd *cobra.Command, g *globals, pref policies.Prefer
 		return nil, err
 	}
 	defer d.Close()
-	runner, err := daemon.NewEpisodeRunner(d.Hub(), models, hub.ModelOptions{})
+	runner, err := daemon.NewEpisodeRunner(d.Hub(), models, llm.ModelOptions{})
 	if err != nil {
 		return nil, asUsage(err)
 	}
@@ -46,7 +48,7 @@ func (f *evalFlags) runLive(cmd *cobra.Command, g *globals, pref policies.Prefer
 			return nil, usageError("--policy %s: %v", p, err)
 		}
 	}
-	opts := eval.LiveOptions{Tasks: tasks, Policies: names, Mode: hub.Mode(f.mode), Repeat: f.repeat,
+	opts := eval.LiveOptions{Tasks: tasks, Policies: names, Mode: conductor.Mode(f.mode), Repeat: f.repeat,
 		Parallel: f.parallel, Grader: grader}
 	entries, err := f.runJournaled(ctx, g, runner, opts)
 	if err != nil {
@@ -85,7 +87,7 @@ func (f *evalFlags) runJournaled(ctx context.Context, g *globals, runner eval.Ru
 	defer journal.Close()
 	opts.Journal, opts.Done = journal, done
 	var entries []eval.JournalEntry
-	err = withRunLog(func(log *hub.RunLog) error {
+	err = withRunLog(func(log *runlog.RunLog) error {
 		bar := f.newBar(g)
 		opts.Store, opts.Progress = log, bar.update
 		entries, err = eval.RunLive(ctx, runner, opts)
@@ -116,7 +118,7 @@ func (f *evalFlags) grader(models *config.Models) (eval.Grader, error) {
 		if ep.Name != f.judge {
 			continue
 		}
-		reg, err := hub.NewModels([]hub.ModelEndpoint{ep}, hub.ModelOptions{})
+		reg, err := llm.NewModels([]llm.ModelEndpoint{ep}, llm.ModelOptions{})
 		if err != nil {
 			return g, asUsage(err)
 		}

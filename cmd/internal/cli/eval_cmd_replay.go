@@ -6,7 +6,7 @@ import (
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 
-	"github.com/toolhub/toolhub/cmd/internal/eval"
+	"github.com/toolhub/toolhub/eval"
 	"github.com/toolhub/toolhub/policies"
 )
 

@@ -7,7 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/toolhub/toolhub/cmd/internal/eval"
+	"github.com/toolhub/toolhub/eval"
 	"github.com/toolhub/toolhub/internal/scriptedmodel"
 	"github.com/toolhub/toolhub/internal/testenv"
 )

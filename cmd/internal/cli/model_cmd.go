@@ -9,8 +9,8 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/toolhub/toolhub/cmd/internal/config"
 	"github.com/toolhub/toolhub/cmd/internal/daemon"
+	"github.com/toolhub/toolhub/config"
 	"github.com/toolhub/toolhub/hub"
 )
 

@@ -9,7 +9,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/toolhub/toolhub/cmd/internal/config"
+	"github.com/toolhub/toolhub/config"
 	"github.com/toolhub/toolhub/hub"
 )
 

@@ -9,8 +9,9 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/toolhub/toolhub/hub"
+	"github.com/toolhub/toolhub/conductor"
 	"github.com/toolhub/toolhub/policies"
+	"github.com/toolhub/toolhub/runlog"
 )
 
 // stepBuffer is how many events the live view may fall behind by.
@@ -38,11 +39,11 @@ retrieve-answer. --json prints the whole run (task, steps, answer, totals).`,
   toolhub run --mode tools --policy fixed:gpt5 "Summarise open issues"`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			if mode != string(hub.ModeResearch) && mode != string(hub.ModeTools) {
+			if mode != string(conductor.ModeResearch) && mode != string(conductor.ModeTools) {
 				return usageError("--mode %q: want research or tools", mode)
 			}
-			if maxTurns < 0 || maxTurns > hub.MaxTurns {
-				return usageError("--max-turns %d: want 0 to %d", maxTurns, hub.MaxTurns)
+			if maxTurns < 0 || maxTurns > conductor.MaxTurns {
+				return usageError("--max-turns %d: want 0 to %d", maxTurns, conductor.MaxTurns)
 			}
 			if budget < 0 {
 				return usageError("--budget %g: want dollars, zero or more", budget)
@@ -69,13 +70,13 @@ retrieve-answer. --json prints the whole run (task, steps, answer, totals).`,
 				live = io.Discard
 			}
 			stop := printSteps(live, runner.Bus())
-			task := hub.Task{Text: args[0], Mode: hub.Mode(mode), MaxTurns: maxTurns}
+			task := conductor.Task{Text: args[0], Mode: conductor.Mode(mode), MaxTurns: maxTurns}
 			run, err := runner.RunWith(ctx, task, policy, override.WithBudget(budget))
 			stop()
 			if err != nil {
 				return err
 			}
-			if err := withRunLog(func(log *hub.RunLog) error { return log.Put(run) }); err != nil {
+			if err := withRunLog(func(log *runlog.RunLog) error { return log.Put(run) }); err != nil {
 				fmt.Fprintf(g.stdio.Err, "toolhub: the run was not stored: %v\n", err)
 			}
 			if asJSON {
@@ -84,7 +85,7 @@ retrieve-answer. --json prints the whole run (task, steps, answer, totals).`,
 			return printOutcome(g.stdio.Out, run)
 		},
 	}
-	cmd.Flags().StringVar(&mode, "mode", string(hub.ModeResearch), "research or tools")
+	cmd.Flags().StringVar(&mode, "mode", string(conductor.ModeResearch), "research or tools")
 	cmd.Flags().StringVar(&policy, "policy", "", "orchestrator, fixed:MODEL, cheapest, strongest, retrieve-answer or knn (default: the config's, else orchestrator)")
 	cmd.Flags().IntVar(&maxTurns, "max-turns", 0, "turn limit, at most 50 (default: the config's, else 50)")
 	cmd.Flags().StringVar(&preference, "preference", "", `tighten the saved preferences for this run: "local-only", "prefer-local", "cheap", "fast" or a JSON object`)
@@ -95,14 +96,14 @@ retrieve-answer. --json prints the whole run (task, steps, answer, totals).`,
 
 // printSteps prints every step event until the returned stop is called;
 // stop waits until all delivered events are printed.
-func printSteps(w io.Writer, bus *hub.Bus) (stop func()) {
+func printSteps(w io.Writer, bus *conductor.Bus) (stop func()) {
 	sub := bus.Subscribe(stepBuffer)
 	var wg sync.WaitGroup
 	wg.Add(1)
 	go func() {
 		defer wg.Done()
 		for e := range sub.C {
-			if e.Kind == hub.EventStep {
+			if e.Kind == conductor.EventStep {
 				fmt.Fprintln(w, stepLine(*e.Step))
 			}
 		}
@@ -114,11 +115,11 @@ func printSteps(w io.Writer, bus *hub.Bus) (stop func()) {
 }
 
 // stepLine renders one step on one line.
-func stepLine(s hub.Step) string {
+func stepLine(s conductor.Step) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "turn %-2d  ", s.Turn)
 	switch s.Kind {
-	case hub.StepModel:
+	case conductor.StepModel:
 		fmt.Fprintf(&b, "model  %s → %s (%s)", s.Alias, s.Model, s.Locality)
 		if s.Purpose != "" {
 			fmt.Fprintf(&b, " %s", s.Purpose)
@@ -132,11 +133,11 @@ func stepLine(s hub.Step) string {
 			cost = "cost unknown"
 		}
 		fmt.Fprintf(&b, "  %s%d→%d tok  %s  %s", est, s.TokensIn, s.TokensOut, cost, humanDuration(s.Wall))
-	case hub.StepTool:
+	case conductor.StepTool:
 		fmt.Fprintf(&b, "tool   %s (%s)  $%.6f  %s", s.Tool, s.Locality, s.USD, humanDuration(s.Wall))
-	case hub.StepObservation:
+	case conductor.StepObservation:
 		fmt.Fprintf(&b, "note   %s", oneLine(s.Text, 160))
-	case hub.StepAnswer:
+	case conductor.StepAnswer:
 		fmt.Fprintf(&b, "answer %s", oneLine(s.Text, 160))
 	}
 	if s.Error != "" {
@@ -146,14 +147,14 @@ func stepLine(s hub.Step) string {
 }
 
 // printOutcome prints the answer (or why there is none) and the totals.
-func printOutcome(w io.Writer, run *hub.Run) error {
+func printOutcome(w io.Writer, run *conductor.Run) error {
 	t := run.Totals
 	fmt.Fprintf(w, "\n%s  %d turns  %d model calls  %d tool calls  %d→%d tok  $%.6f  %s\n",
 		run.Status, t.Turns, t.ModelCalls, t.ToolCalls, t.TokensIn, t.TokensOut, t.USD, humanDuration(t.Wall))
 	switch {
-	case run.Status == hub.RunAnswered && run.Forced:
+	case run.Status == conductor.RunAnswered && run.Forced:
 		fmt.Fprintf(w, "\n(answered by the fallback policy)\n%s\n", run.Answer)
-	case run.Status == hub.RunAnswered:
+	case run.Status == conductor.RunAnswered:
 		fmt.Fprintf(w, "\n%s\n", run.Answer)
 	case run.Error != "":
 		fmt.Fprintf(w, "\n%s\n", run.Error)

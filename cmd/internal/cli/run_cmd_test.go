@@ -7,7 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/toolhub/toolhub/hub"
+	"github.com/toolhub/toolhub/conductor"
 	"github.com/toolhub/toolhub/internal/scriptedmodel"
 )
 
@@ -54,11 +54,11 @@ func TestRunCommandJSON(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, stderr)
 	}
-	var run hub.Run
+	var run conductor.Run
 	if err := json.Unmarshal([]byte(stdout), &run); err != nil {
 		t.Fatalf("not a run: %v\n%s", err, stdout)
 	}
-	if run.Status != hub.RunNoAnswer || run.Totals.Turns != 2 || run.Policy != "orchestrator" {
+	if run.Status != conductor.RunNoAnswer || run.Totals.Turns != 2 || run.Policy != "orchestrator" {
 		t.Fatalf("run %+v", run)
 	}
 }

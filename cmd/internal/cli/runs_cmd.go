@@ -9,7 +9,7 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/toolhub/toolhub/hub"
+	"github.com/toolhub/toolhub/runlog"
 )
 
 // runLogDir is where runs are stored: $XDG_DATA_HOME/toolhub/runs.
@@ -22,12 +22,12 @@ func runLogDir() (string, error) {
 }
 
 // withRunLog opens the run log for the length of fn.
-func withRunLog(fn func(*hub.RunLog) error) error {
+func withRunLog(fn func(*runlog.RunLog) error) error {
 	dir, err := runLogDir()
 	if err != nil {
 		return err
 	}
-	log, err := hub.OpenRunLog(dir)
+	log, err := runlog.OpenRunLog(dir)
 	if err != nil {
 		return err
 	}
@@ -54,7 +54,7 @@ func newRunsListCommand(g *globals) *cobra.Command {
 		Short: "List runs, newest first",
 		Args:  cobra.NoArgs,
 		RunE: func(*cobra.Command, []string) error {
-			return withRunLog(func(log *hub.RunLog) error {
+			return withRunLog(func(log *runlog.RunLog) error {
 				runs, err := log.List(limit)
 				if err != nil {
 					return err
@@ -83,9 +83,9 @@ func newRunsShowCommand(g *globals) *cobra.Command {
 		Short: "Show one run with every step",
 		Args:  cobra.ExactArgs(1),
 		RunE: func(_ *cobra.Command, args []string) error {
-			return withRunLog(func(log *hub.RunLog) error {
+			return withRunLog(func(log *runlog.RunLog) error {
 				run, err := log.Get(args[0])
-				if errors.Is(err, hub.ErrRunNotFound) {
+				if errors.Is(err, runlog.ErrRunNotFound) {
 					return usageError("no run %q (see toolhub runs ls)", args[0])
 				}
 				if err != nil {
@@ -121,7 +121,7 @@ USD and -latency in seconds.`,
 			if !jsonl {
 				return usageError("only --jsonl is supported")
 			}
-			return withRunLog(func(log *hub.RunLog) error {
+			return withRunLog(func(log *runlog.RunLog) error {
 				runs, err := log.List(limit)
 				if err != nil {
 					return err
@@ -129,7 +129,7 @@ USD and -latency in seconds.`,
 				enc := json.NewEncoder(g.stdio.Out)
 				enc.SetEscapeHTML(false)
 				for _, r := range runs {
-					if err := enc.Encode(hub.ExportTrajectory(r)); err != nil {
+					if err := enc.Encode(runlog.ExportTrajectory(r)); err != nil {
 						return err
 					}
 				}

@@ -5,8 +5,9 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/toolhub/toolhub/hub"
+	"github.com/toolhub/toolhub/conductor"
 	"github.com/toolhub/toolhub/internal/scriptedmodel"
+	"github.com/toolhub/toolhub/runlog"
 )
 
 func TestRunsListShowExport(t *testing.T) {
@@ -19,7 +20,7 @@ func TestRunsListShowExport(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("run: exit %d %s", code, stderr)
 	}
-	var run hub.Run
+	var run conductor.Run
 	if err := json.Unmarshal([]byte(stdout), &run); err != nil {
 		t.Fatal(err)
 	}
@@ -38,7 +39,7 @@ func TestRunsListShowExport(t *testing.T) {
 	}
 	code, stdout, _ = runSub(t, newRunsCommand, cfg, "export", "--jsonl")
 	lines := strings.Split(strings.TrimSpace(stdout), "\n")
-	var tr hub.Trajectory
+	var tr runlog.Trajectory
 	if code != 0 || len(lines) != 1 || json.Unmarshal([]byte(lines[0]), &tr) != nil {
 		t.Fatalf("export: exit %d\n%s", code, stdout)
 	}

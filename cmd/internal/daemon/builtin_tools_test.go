@@ -8,7 +8,7 @@ import (
 	"slices"
 	"testing"
 
-	"github.com/toolhub/toolhub/cmd/internal/config"
+	"github.com/toolhub/toolhub/config"
 	"github.com/toolhub/toolhub/hub"
 )
 

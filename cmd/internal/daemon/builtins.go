@@ -8,9 +8,9 @@ import (
 
 	mcpserver "github.com/mark3labs/mcp-go/server"
 
-	"github.com/toolhub/toolhub/cmd/internal/builtin"
-	"github.com/toolhub/toolhub/cmd/internal/config"
+	"github.com/toolhub/toolhub/config"
 	"github.com/toolhub/toolhub/hub"
+	"github.com/toolhub/toolhub/tools"
 )
 
 // builtinPrefix starts the names of toolhub's own providers.
@@ -31,13 +31,13 @@ func builtinSpec(name string, srv *mcpserver.MCPServer, locality hub.Locality, t
 }
 
 // documentsSpec puts the documents provider in the hub, local.
-func documentsSpec(docs *builtin.Documents) hub.ServerSpec {
-	return builtinSpec(builtin.DocumentsServerName, docs.Server(), hub.LocalityLocal, 0)
+func documentsSpec(docs *tools.Documents) hub.ServerSpec {
+	return builtinSpec(tools.DocumentsServerName, docs.Server(), hub.LocalityLocal, 0)
 }
 
-func documentsOptions(docs config.Documents, log *slog.Logger) builtin.DocumentsOptions {
+func documentsOptions(docs config.Documents, log *slog.Logger) tools.DocumentsOptions {
 	home, _ := os.UserHomeDir()
-	return builtin.DocumentsOptions{
+	return tools.DocumentsOptions{
 		Roots:        docs.ResolvedRoots(home),
 		Exclude:      docs.Exclude,
 		MaxFileBytes: docs.MaxFileBytes,

@@ -7,8 +7,9 @@ import (
 	"sync"
 	"time"
 
-	"github.com/toolhub/toolhub/cmd/internal/builtin"
+	"github.com/toolhub/toolhub/conductor"
 	"github.com/toolhub/toolhub/hub"
+	"github.com/toolhub/toolhub/mcp"
 	"github.com/toolhub/toolhub/policies"
 )
 
@@ -18,14 +19,14 @@ const conductorTimeout = 2 * time.Hour
 
 // conductorSpec puts the orchestrate and research tools in the hub as a
 // local, unprefixed in-process server.
-func conductorSpec(c *builtin.Conductor) hub.ServerSpec {
-	return builtinSpec(builtin.ConductorServerName, c.Server(), hub.LocalityLocal, conductorTimeout)
+func conductorSpec(c *mcp.Conductor) hub.ServerSpec {
+	return builtinSpec(mcp.ConductorServerName, c.Server(), hub.LocalityLocal, conductorTimeout)
 }
 
 // isConductorTool reports whether t is one of the conductor's own tools,
 // which an episode must never be offered (it would call itself).
 func isConductorTool(t *hub.Tool) bool {
-	return t.Server == builtinPrefix+builtin.ConductorServerName
+	return t.Server == builtinPrefix+mcp.ConductorServerName
 }
 
 // conductorRunner runs the conductor's episodes on the daemon, which
@@ -41,8 +42,8 @@ func (c *conductorRunner) set(d *Daemon) {
 	c.mu.Unlock()
 }
 
-// RunEpisode implements builtin.EpisodeRunner.
-func (c *conductorRunner) RunEpisode(ctx context.Context, req builtin.EpisodeRequest, onStep func(hub.Step)) (*hub.Run, error) {
+// RunEpisode implements tools.EpisodeRunner.
+func (c *conductorRunner) RunEpisode(ctx context.Context, req mcp.EpisodeRequest, onStep func(conductor.Step)) (*conductor.Run, error) {
 	c.mu.RLock()
 	d := c.d
 	c.mu.RUnlock()
@@ -53,12 +54,12 @@ func (c *conductorRunner) RunEpisode(ctx context.Context, req builtin.EpisodeReq
 	if err != nil {
 		return nil, err
 	}
-	return d.RunEpisode(ctx, hub.Task{Text: req.Task, Mode: req.Mode, OnStep: onStep}, "", override)
+	return d.RunEpisode(ctx, conductor.Task{Text: req.Task, Mode: req.Mode, OnStep: onStep}, "", override)
 }
 
 // requestOverride reads the call's preference and budget_usd arguments; the
 // runner applies them only where they tighten the saved preferences.
-func requestOverride(req builtin.EpisodeRequest) (policies.Override, error) {
+func requestOverride(req mcp.EpisodeRequest) (policies.Override, error) {
 	var o policies.Override
 	if len(req.Preference) > 0 {
 		var err error

@@ -13,7 +13,7 @@ import (
 
 	mcpgo "github.com/mark3labs/mcp-go/mcp"
 
-	"github.com/toolhub/toolhub/hub"
+	"github.com/toolhub/toolhub/conductor"
 	"github.com/toolhub/toolhub/internal/scriptedmodel"
 	"github.com/toolhub/toolhub/internal/testenv"
 )
@@ -33,14 +33,14 @@ func TestResearchThroughServe(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if res.IsError || tr.Status != string(hub.RunAnswered) || tr.Answer != "42 euros a day" {
+	if res.IsError || tr.Status != string(conductor.RunAnswered) || tr.Answer != "42 euros a day" {
 		t.Fatalf("result %+v, trace %+v", res.Content, tr)
 	}
-	tools := stepsOf(tr, hub.StepTool)
+	tools := stepsOf(tr, conductor.StepTool)
 	if len(tools) != 1 || tools[0].Tool != "search_documents" || tools[0].Locality != "local" || tools[0].Error != "" {
 		t.Errorf("tool steps %+v, want one local search_documents", tools)
 	}
-	if n := len(stepsOf(tr, hub.StepModel)); n != 4 {
+	if n := len(stepsOf(tr, conductor.StepModel)); n != 4 {
 		t.Errorf("%d model steps, want 4 (two decisions, the query, the answer)", n)
 	}
 	// The answer model saw the passage the real index found.
@@ -54,11 +54,11 @@ func TestResearchThroughServe(t *testing.T) {
 	}
 	checkTotals(t, tr)
 	checkProgress(t, progress.all(), len(tr.Steps), "tool search_documents · local")
-	var stored hub.Run
+	var stored conductor.Run
 	if err := json.Unmarshal([]byte(e.toolhub(t, "runs", "show", "--json", tr.RunID)), &stored); err != nil {
 		t.Fatal(err)
 	}
-	if stored.Status != hub.RunAnswered || stored.Answer != tr.Answer || stored.Mode != hub.ModeResearch {
+	if stored.Status != conductor.RunAnswered || stored.Answer != tr.Answer || stored.Mode != conductor.ModeResearch {
 		t.Errorf("stored run %s %q %s", stored.Status, stored.Answer, stored.Mode)
 	}
 }
@@ -78,11 +78,11 @@ func TestOrchestrateThroughServe(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if res.IsError || tr.Status != string(hub.RunAnswered) || tr.Answer != "Stored toolhub in memory." || tr.Mode != "tools" {
+	if res.IsError || tr.Status != string(conductor.RunAnswered) || tr.Answer != "Stored toolhub in memory." || tr.Mode != "tools" {
 		t.Fatalf("trace %+v", tr)
 	}
 	var names []string
-	for _, s := range stepsOf(tr, hub.StepTool) {
+	for _, s := range stepsOf(tr, conductor.StepTool) {
 		if s.Error != "" {
 			t.Errorf("step %s failed: %s", s.Tool, s.Error)
 		}
@@ -115,13 +115,13 @@ func TestEpisodeTurnCapThroughServe(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !res.IsError || tr.Status != string(hub.RunNoAnswer) || tr.Totals.Turns != hub.MaxTurns {
-		t.Fatalf("status %s after %d turns (error %v), want no_answer after %d", tr.Status, tr.Totals.Turns, res.IsError, hub.MaxTurns)
+	if !res.IsError || tr.Status != string(conductor.RunNoAnswer) || tr.Totals.Turns != conductor.MaxTurns {
+		t.Fatalf("status %s after %d turns (error %v), want no_answer after %d", tr.Status, tr.Totals.Turns, res.IsError, conductor.MaxTurns)
 	}
-	if tr.Totals.ToolCalls != hub.MaxTurns || len(orch.Requests()) != hub.MaxTurns {
-		t.Errorf("%d tool calls and %d model requests, want %d each", tr.Totals.ToolCalls, len(orch.Requests()), hub.MaxTurns)
+	if tr.Totals.ToolCalls != conductor.MaxTurns || len(orch.Requests()) != conductor.MaxTurns {
+		t.Errorf("%d tool calls and %d model requests, want %d each", tr.Totals.ToolCalls, len(orch.Requests()), conductor.MaxTurns)
 	}
-	checkProgress(t, progress.all(), 2*hub.MaxTurns, "tool everything__echo")
+	checkProgress(t, progress.all(), 2*conductor.MaxTurns, "tool everything__echo")
 }
 
 func TestEpisodeCancelledThroughServe(t *testing.T) {
@@ -148,20 +148,20 @@ func TestEpisodeCancelledThroughServe(t *testing.T) {
 		t.Fatal("the cancelled call returned a result")
 	}
 	run := waitStoredRun(t, e)
-	if run.Status != hub.RunCancelled || run.Totals.ToolCalls != 1 {
+	if run.Status != conductor.RunCancelled || run.Totals.ToolCalls != 1 {
 		t.Fatalf("stored run %s with %d tool calls, want cancelled after 1", run.Status, run.Totals.ToolCalls)
 	}
 }
 
 // waitStoredRun polls the run log until the server has stored a run; the
 // cancelled model call would otherwise hold it for ten minutes.
-func waitStoredRun(t *testing.T, e *conductorEnv) hub.Run {
+func waitStoredRun(t *testing.T, e *conductorEnv) conductor.Run {
 	t.Helper()
 	for range 240 {
 		cmd := exec.Command(testenv.ToolhubBinary(t), "--config", e.config, "runs", "ls", "--json")
 		cmd.Env = append(os.Environ(), e.env...)
 		if out, err := cmd.Output(); err == nil {
-			var runs []hub.Run
+			var runs []conductor.Run
 			if json.Unmarshal(out, &runs) == nil && len(runs) > 0 {
 				return runs[0]
 			}
@@ -169,7 +169,7 @@ func waitStoredRun(t *testing.T, e *conductorEnv) hub.Run {
 		time.Sleep(250 * time.Millisecond)
 	}
 	t.Fatal("no run was stored within a minute of the cancellation")
-	return hub.Run{}
+	return conductor.Run{}
 }
 
 func checkProgress(t *testing.T, messages []string, want int, contains string) {

@@ -16,10 +16,10 @@ import (
 	mcpclient "github.com/mark3labs/mcp-go/client"
 	mcpgo "github.com/mark3labs/mcp-go/mcp"
 
-	"github.com/toolhub/toolhub/cmd/internal/builtin"
-	"github.com/toolhub/toolhub/hub"
+	"github.com/toolhub/toolhub/conductor"
 	"github.com/toolhub/toolhub/internal/scriptedmodel"
 	"github.com/toolhub/toolhub/internal/testenv"
+	"github.com/toolhub/toolhub/mcp"
 )
 
 // conductorEnv is a real `toolhub serve` with server-everything,
@@ -132,7 +132,7 @@ func (e *conductorEnv) client(t *testing.T) (*mcpclient.Client, *progressLog) {
 }
 
 // call runs one conductor tool with a progress token and decodes its trace.
-func call(ctx context.Context, t *testing.T, c *mcpclient.Client, tool string, args map[string]any) (*mcpgo.CallToolResult, builtin.Trace, error) {
+func call(ctx context.Context, t *testing.T, c *mcpclient.Client, tool string, args map[string]any) (*mcpgo.CallToolResult, mcp.Trace, error) {
 	t.Helper()
 	req := mcpgo.CallToolRequest{}
 	req.Params.Name = tool
@@ -140,9 +140,9 @@ func call(ctx context.Context, t *testing.T, c *mcpclient.Client, tool string, a
 	req.Params.Meta = &mcpgo.Meta{ProgressToken: "episode-1"}
 	res, err := c.CallTool(ctx, req)
 	if err != nil {
-		return nil, builtin.Trace{}, err
+		return nil, mcp.Trace{}, err
 	}
-	var trace builtin.Trace
+	var trace mcp.Trace
 	raw, _ := json.Marshal(res.StructuredContent)
 	if err := json.Unmarshal(raw, &trace); err != nil {
 		t.Fatalf("structured content is not a trace: %v\n%s", err, raw)
@@ -150,8 +150,8 @@ func call(ctx context.Context, t *testing.T, c *mcpclient.Client, tool string, a
 	return res, trace, nil
 }
 
-func stepsOf(tr builtin.Trace, kind hub.StepKind) []builtin.TraceStep {
-	var out []builtin.TraceStep
+func stepsOf(tr mcp.Trace, kind conductor.StepKind) []mcp.TraceStep {
+	var out []mcp.TraceStep
 	for _, s := range tr.Steps {
 		if s.Kind == string(kind) {
 			out = append(out, s)
@@ -161,7 +161,7 @@ func stepsOf(tr builtin.Trace, kind hub.StepKind) []builtin.TraceStep {
 }
 
 // checkTotals checks the totals add up the steps.
-func checkTotals(t *testing.T, tr builtin.Trace) {
+func checkTotals(t *testing.T, tr mcp.Trace) {
 	t.Helper()
 	var usd float64
 	var in, out int

@@ -6,7 +6,7 @@ import (
 	"io/fs"
 	"os"
 
-	"github.com/toolhub/toolhub/cmd/internal/config"
+	"github.com/toolhub/toolhub/config"
 )
 
 // configSource is the text of the config file f came from, for the readers

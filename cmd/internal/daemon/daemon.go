@@ -9,11 +9,12 @@ import (
 
 	mcpgo "github.com/mark3labs/mcp-go/mcp"
 
-	"github.com/toolhub/toolhub/cmd/internal/builtin"
-	"github.com/toolhub/toolhub/cmd/internal/config"
+	"github.com/toolhub/toolhub/config"
 	"github.com/toolhub/toolhub/hub"
+	"github.com/toolhub/toolhub/llm"
 	"github.com/toolhub/toolhub/mcp"
 	"github.com/toolhub/toolhub/policies"
+	"github.com/toolhub/toolhub/tools"
 )
 
 // Version is the toolhub version reported to clients and downstream servers.
@@ -31,9 +32,9 @@ type Options struct {
 	MCP mcp.Options
 	// OpenIndex opens the document index for the built-in search_documents
 	// tool; nil leaves the documents provider out.
-	OpenIndex builtin.IndexOpener
+	OpenIndex tools.IndexOpener
 	// ModelOptions tune the model clients (tests shorten timeouts).
-	ModelOptions hub.ModelOptions
+	ModelOptions llm.ModelOptions
 	// RunLogDir is where RunEpisode (the orchestrate and research tools,
 	// the desktop) stores runs; empty keeps none.
 	RunLogDir string
@@ -48,7 +49,7 @@ type Options struct {
 type Daemon struct {
 	hub   *hub.Hub
 	mcp   *mcp.Server
-	docs  *builtin.Documents
+	docs  *tools.Documents
 	eps   *EpisodeRunner
 	prefs *policies.Store // nil for a config held only in memory
 	host  *hub.ModelHost  // nil unless the config says how to launch the orchestrator
@@ -80,18 +81,18 @@ func New(opts Options) (d *Daemon, err error) {
 			_ = prefs.Close()
 		}
 	}()
-	var docs *builtin.Documents
+	var docs *tools.Documents
 	if opts.OpenIndex != nil {
-		docs = builtin.NewDocuments(opts.OpenIndex, documentsOptions(opts.Config.Documents, opts.Logger))
+		docs = tools.NewDocuments(opts.OpenIndex, documentsOptions(opts.Config.Documents, opts.Logger))
 		if specs, err = withBuiltin(specs, documentsSpec(docs)); err != nil {
 			return nil, fmt.Errorf("build daemon: %w", err)
 		}
 	}
-	tools, err := builtinToolSpecs(opts.Config, opts.LookupEnv, opts.Logger)
+	builtins, err := builtinToolSpecs(opts.Config, opts.LookupEnv, opts.Logger)
 	if err != nil {
 		return nil, fmt.Errorf("build daemon: %w", err)
 	}
-	for _, spec := range tools {
+	for _, spec := range builtins {
 		if specs, err = withBuiltin(specs, spec); err != nil {
 			return nil, fmt.Errorf("build daemon: %w", err)
 		}
@@ -107,7 +108,7 @@ func New(opts Options) (d *Daemon, err error) {
 	var conductor *conductorRunner
 	if !opts.NoConductor {
 		conductor = &conductorRunner{}
-		c := builtin.NewConductor(conductor, builtin.ConductorOptions{Logger: opts.Logger})
+		c := mcp.NewConductor(conductor, mcp.ConductorOptions{Logger: opts.Logger})
 		if specs, err = withBuiltin(specs, conductorSpec(c)); err != nil {
 			return nil, fmt.Errorf("build daemon: %w", err)
 		}
@@ -183,7 +184,7 @@ func (d *Daemon) Episodes() *EpisodeRunner { return d.eps }
 
 // Documents is the documents provider (search, ingest, status); nil when
 // the daemon was built without an index.
-func (d *Daemon) Documents() *builtin.Documents { return d.docs }
+func (d *Daemon) Documents() *tools.Documents { return d.docs }
 
 // Preferences is the preferences store, nil when the config has no file
 // (episodes then run unrestricted).

@@ -12,8 +12,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/toolhub/toolhub/cmd/internal/config"
 	"github.com/toolhub/toolhub/cmd/internal/daemon"
+	"github.com/toolhub/toolhub/config"
 	"github.com/toolhub/toolhub/hub"
 	"github.com/toolhub/toolhub/internal/testenv"
 )

@@ -5,17 +5,19 @@ import (
 	"fmt"
 	"sync"
 
-	"github.com/toolhub/toolhub/cmd/internal/config"
+	"github.com/toolhub/toolhub/conductor"
+	"github.com/toolhub/toolhub/config"
 	"github.com/toolhub/toolhub/hub"
+	"github.com/toolhub/toolhub/llm"
 	"github.com/toolhub/toolhub/policies"
 )
 
 // EpisodeRunner runs orchestration episodes over a hub with the configured
 // models: the composition of hub.Episodes and the policies.
 type EpisodeRunner struct {
-	episodes *hub.Episodes
+	episodes *conductor.Episodes
 	models   *config.Models
-	bus      *hub.Bus
+	bus      *conductor.Bus
 
 	mu          sync.Mutex
 	preferences func() policies.Preferences // nil: unrestricted
@@ -32,14 +34,14 @@ func LoadModels(f *config.File) (*config.Models, error) {
 }
 
 // NewEpisodeRunner wires episodes over h. opts may be zero.
-func NewEpisodeRunner(h hub.ToolCaller, m *config.Models, opts hub.ModelOptions) (*EpisodeRunner, error) {
-	endpoints := append([]hub.ModelEndpoint{m.Orchestrator}, m.Endpoints...)
-	models, err := hub.NewModels(endpoints, opts)
+func NewEpisodeRunner(h conductor.ToolCaller, m *config.Models, opts llm.ModelOptions) (*EpisodeRunner, error) {
+	endpoints := append([]llm.ModelEndpoint{m.Orchestrator}, m.Endpoints...)
+	models, err := llm.NewModels(endpoints, opts)
 	if err != nil {
 		return nil, fmt.Errorf("build models: %w", err)
 	}
-	bus := hub.NewBus()
-	eps, err := hub.NewEpisodes(hub.EpisodesConfig{Tools: h, Models: models, Orchestrator: m.Orchestrator.Name,
+	bus := conductor.NewBus()
+	eps, err := conductor.NewEpisodes(conductor.EpisodesConfig{Tools: h, Models: models, Orchestrator: m.Orchestrator.Name,
 		Bus: bus, Guard: noConductorTools})
 	if err != nil {
 		return nil, fmt.Errorf("build episodes: %w", err)
@@ -50,7 +52,7 @@ func NewEpisodeRunner(h hub.ToolCaller, m *config.Models, opts hub.ModelOptions)
 // noConductorTools keeps the conductor's own tools (orchestrate, research)
 // out of every episode, which would otherwise be offered a way to call
 // itself. Preferences narrow this further per episode.
-var noConductorTools = hub.GuardFuncs{Tool: func(t *hub.Tool) (bool, string) {
+var noConductorTools = conductor.GuardFuncs{Tool: func(t *hub.Tool) (bool, string) {
 	if isConductorTool(t) {
 		return false, "the conductor's own tool"
 	}
@@ -58,10 +60,10 @@ var noConductorTools = hub.GuardFuncs{Tool: func(t *hub.Tool) (bool, string) {
 }}
 
 // Bus is where every step of every episode is published.
-func (r *EpisodeRunner) Bus() *hub.Bus { return r.bus }
+func (r *EpisodeRunner) Bus() *conductor.Bus { return r.bus }
 
 // Policy builds the policy named name ("" for the configured default).
-func (r *EpisodeRunner) Policy(name string) (hub.Policy, string, error) {
+func (r *EpisodeRunner) Policy(name string) (conductor.Policy, string, error) {
 	if name == "" {
 		name = r.models.Policy
 	}
@@ -101,7 +103,7 @@ func (r *EpisodeRunner) Preferences() policies.Preferences {
 }
 
 // Run runs one episode with the named policy under the current preferences.
-func (r *EpisodeRunner) Run(ctx context.Context, task hub.Task, policyName string) (*hub.Run, error) {
+func (r *EpisodeRunner) Run(ctx context.Context, task conductor.Task, policyName string) (*conductor.Run, error) {
 	return r.RunWith(ctx, task, policyName, policies.Override{})
 }
 
@@ -110,7 +112,7 @@ func (r *EpisodeRunner) Run(ctx context.Context, task hub.Task, policyName strin
 // sets the task's guard, preference sentence, budget, deadline and turn
 // limit; a budget, deadline or turn limit already in task is kept when it
 // is lower.
-func (r *EpisodeRunner) RunWith(ctx context.Context, task hub.Task, policyName string, o policies.Override) (*hub.Run, error) {
+func (r *EpisodeRunner) RunWith(ctx context.Context, task conductor.Task, policyName string, o policies.Override) (*conductor.Run, error) {
 	p, name, err := r.Policy(policyName)
 	if err != nil {
 		return nil, err

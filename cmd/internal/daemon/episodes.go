@@ -5,7 +5,7 @@ import (
 	"fmt"
 	"time"
 
-	"github.com/toolhub/toolhub/hub"
+	"github.com/toolhub/toolhub/conductor"
 	"github.com/toolhub/toolhub/policies"
 )
 
@@ -17,7 +17,7 @@ const settleWait = 30 * time.Second
 // catalog is offered, runs under the current preferences tightened by o,
 // reports each step through task.OnStep, and stores the run in the run log.
 // The run is returned even when err is set, when it started at all.
-func (d *Daemon) RunEpisode(ctx context.Context, task hub.Task, policy string, o policies.Override) (*hub.Run, error) {
+func (d *Daemon) RunEpisode(ctx context.Context, task conductor.Task, policy string, o policies.Override) (*conductor.Run, error) {
 	sctx, cancel := context.WithTimeout(ctx, settleWait)
 	err := d.hub.WaitSettled(sctx)
 	cancel()

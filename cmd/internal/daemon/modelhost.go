@@ -4,7 +4,7 @@ import (
 	"log/slog"
 	"os"
 
-	"github.com/toolhub/toolhub/cmd/internal/config"
+	"github.com/toolhub/toolhub/config"
 	"github.com/toolhub/toolhub/hub"
 )
 

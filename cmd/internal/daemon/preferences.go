@@ -6,7 +6,7 @@ import (
 	"os"
 	"path/filepath"
 
-	"github.com/toolhub/toolhub/cmd/internal/config"
+	"github.com/toolhub/toolhub/config"
 	"github.com/toolhub/toolhub/policies"
 )
 

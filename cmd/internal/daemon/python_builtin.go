@@ -4,9 +4,9 @@ import (
 	"log/slog"
 	"time"
 
-	"github.com/toolhub/toolhub/cmd/internal/builtin"
-	"github.com/toolhub/toolhub/cmd/internal/config"
+	"github.com/toolhub/toolhub/config"
 	"github.com/toolhub/toolhub/hub"
+	"github.com/toolhub/toolhub/tools"
 )
 
 // callSlack is added to a built-in tool's own time limit for the hub's
@@ -47,7 +47,7 @@ func pythonSpec(cfg config.Python, log *slog.Logger) (hub.ServerSpec, bool) {
 	if cfg.Disabled {
 		return hub.ServerSpec{}, false
 	}
-	p, err := builtin.NewPython(builtin.PythonOptions{
+	p, err := tools.NewPython(tools.PythonOptions{
 		Command:        cfg.Command,
 		MaxTimeout:     cfg.MaxTimeout,
 		MemoryBytes:    cfg.MemoryMB << 20,
@@ -59,6 +59,6 @@ func pythonSpec(cfg config.Python, log *slog.Logger) (hub.ServerSpec, bool) {
 		log.Info("the python tool is not offered", "reason", err)
 		return hub.ServerSpec{}, false
 	}
-	return builtinSpec(builtin.PythonServerName, p.Server(), hub.LocalityLocal,
-		max(cfg.MaxTimeout, builtin.DefaultPythonMaxTimeout)+callSlack), true
+	return builtinSpec(tools.PythonServerName, p.Server(), hub.LocalityLocal,
+		max(cfg.MaxTimeout, tools.DefaultPythonMaxTimeout)+callSlack), true
 }

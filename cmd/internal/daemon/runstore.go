@@ -6,7 +6,8 @@ import (
 	"sync"
 	"time"
 
-	"github.com/toolhub/toolhub/hub"
+	"github.com/toolhub/toolhub/conductor"
+	"github.com/toolhub/toolhub/runlog"
 )
 
 // runStore writes finished runs to the Badger run log. It opens the log for
@@ -18,7 +19,7 @@ type runStore struct {
 }
 
 // put stores run; a store without a directory keeps nothing.
-func (s *runStore) put(run *hub.Run) error {
+func (s *runStore) put(run *conductor.Run) error {
 	if s == nil || s.dir == "" || run == nil {
 		return nil
 	}
@@ -45,11 +46,11 @@ const (
 	openRetryPause = 50 * time.Millisecond
 )
 
-func openRunLog(dir string) (*hub.RunLog, error) {
+func openRunLog(dir string) (*runlog.RunLog, error) {
 	var err error
 	for range openRetries {
-		var log *hub.RunLog
-		if log, err = hub.OpenRunLog(dir); err == nil {
+		var log *runlog.RunLog
+		if log, err = runlog.OpenRunLog(dir); err == nil {
 			return log, nil
 		}
 		time.Sleep(openRetryPause)

@@ -3,9 +3,9 @@ package daemon
 import (
 	"log/slog"
 
-	"github.com/toolhub/toolhub/cmd/internal/builtin"
-	"github.com/toolhub/toolhub/cmd/internal/config"
+	"github.com/toolhub/toolhub/config"
 	"github.com/toolhub/toolhub/hub"
+	"github.com/toolhub/toolhub/tools"
 )
 
 // searchCostUSD is what one query costs at the providers' list prices
@@ -24,15 +24,15 @@ func webSearchSpec(cfg *config.WebSearch, lookupEnv func(string) (string, bool),
 		log.Info("web_search is not offered: its key variable is not set", "variable", cfg.APIKeyEnv)
 		return hub.ServerSpec{}, false
 	}
-	w, err := builtin.NewWebSearch(builtin.WebSearchOptions{
+	w, err := tools.NewWebSearch(tools.WebSearchOptions{
 		Provider: cfg.Provider, APIKey: key, MaxResults: cfg.MaxResults, Timeout: cfg.Timeout,
 	})
 	if err != nil {
 		log.Warn("web_search is not offered", "reason", err)
 		return hub.ServerSpec{}, false
 	}
-	spec := builtinSpec(builtin.WebSearchServerName, w.Server(), hub.LocalityRemote,
-		max(cfg.Timeout, builtin.DefaultSearchTimeout)+callSlack)
+	spec := builtinSpec(tools.WebSearchServerName, w.Server(), hub.LocalityRemote,
+		max(cfg.Timeout, tools.DefaultSearchTimeout)+callSlack)
 	spec.CostPerCall = searchCostUSD[cfg.Provider]
 	return spec, true
 }

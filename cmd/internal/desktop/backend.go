@@ -4,8 +4,8 @@ import (
 	"log/slog"
 	"sync"
 
-	"github.com/toolhub/toolhub/cmd/internal/config"
 	"github.com/toolhub/toolhub/cmd/internal/daemon"
+	"github.com/toolhub/toolhub/config"
 	"github.com/toolhub/toolhub/policies"
 	"github.com/toolhub/toolhub/ui"
 )

@@ -9,10 +9,11 @@ import (
 	"path/filepath"
 	"strings"
 
-	"github.com/toolhub/toolhub/cmd/internal/builtin"
-	"github.com/toolhub/toolhub/cmd/internal/config"
+	"github.com/toolhub/toolhub/conductor"
+	"github.com/toolhub/toolhub/config"
 	"github.com/toolhub/toolhub/hub"
 	"github.com/toolhub/toolhub/retriever"
+	"github.com/toolhub/toolhub/tools"
 	"github.com/toolhub/toolhub/ui"
 )
 
@@ -32,7 +33,7 @@ func (b *Backend) DocumentRoots(context.Context) ([]string, error) {
 // allowFolders makes every path a document root unless one already holds
 // it: the user picked it in the folder dialog. New roots are written to the
 // config's documents.roots, so toolhub serve and later starts allow them too.
-func (b *Backend) allowFolders(docs *builtin.Documents, paths []string) error {
+func (b *Backend) allowFolders(docs *tools.Documents, paths []string) error {
 	for _, p := range paths {
 		if insideAny(p, docs.Roots()) {
 			continue
@@ -137,7 +138,7 @@ func (b *Backend) callStructured(ctx context.Context, tool string, args map[stri
 		Structured json.RawMessage `json:"structuredContent"`
 	}
 	if res.IsError || json.Unmarshal(res.Raw, &body) != nil || len(body.Structured) == 0 {
-		return fmt.Errorf("%s: %s", tool, hub.ResultText(res.Raw, 500))
+		return fmt.Errorf("%s: %s", tool, conductor.ResultText(res.Raw, 500))
 	}
 	return json.Unmarshal(body.Structured, into)
 }

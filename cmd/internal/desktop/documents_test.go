@@ -9,8 +9,8 @@ import (
 	"sync"
 	"testing"
 
-	"github.com/toolhub/toolhub/cmd/internal/config"
 	"github.com/toolhub/toolhub/cmd/internal/daemon"
+	"github.com/toolhub/toolhub/config"
 	"github.com/toolhub/toolhub/retriever"
 	"github.com/toolhub/toolhub/ui"
 )

@@ -13,8 +13,8 @@ import (
 	mcpgo "github.com/mark3labs/mcp-go/mcp"
 	mcpserver "github.com/mark3labs/mcp-go/server"
 
-	"github.com/toolhub/toolhub/cmd/internal/config"
 	"github.com/toolhub/toolhub/cmd/internal/daemon"
+	"github.com/toolhub/toolhub/config"
 	"github.com/toolhub/toolhub/internal/scriptedmodel"
 	"github.com/toolhub/toolhub/policies"
 	"github.com/toolhub/toolhub/ui"

@@ -5,14 +5,16 @@ import (
 	"errors"
 	"maps"
 
-	"github.com/toolhub/toolhub/cmd/internal/builtin"
+	"github.com/toolhub/toolhub/conductor"
 	"github.com/toolhub/toolhub/hub"
+	"github.com/toolhub/toolhub/llm"
+	"github.com/toolhub/toolhub/mcp"
 	"github.com/toolhub/toolhub/policies"
 	"github.com/toolhub/toolhub/ui"
 )
 
 // conductorServer holds orchestrate and research, which episodes are never offered.
-const conductorServer = "toolhub-" + builtin.ConductorServerName
+const conductorServer = "toolhub-" + mcp.ConductorServerName
 
 var errNoStore = errors.New("no preferences file: start the desktop with a config file")
 
@@ -52,7 +54,7 @@ func (b *Backend) Preview(_ context.Context, up ui.Preferences) (ui.PreferencesP
 	guard := policies.NewGuard(p, policies.GuardScope{Tools: tools, Models: models, Orchestrator: b.orchestratorName()})
 	var pv ui.PreferencesPreview
 	var okTools []*hub.Tool
-	var okModels []hub.ModelInfo
+	var okModels []llm.ModelInfo
 	for _, t := range tools {
 		pv.AllTools = append(pv.AllTools, t.Name)
 		if ok, _ := guard.AllowTool(t); ok {
@@ -67,7 +69,7 @@ func (b *Backend) Preview(_ context.Context, up ui.Preferences) (ui.PreferencesP
 			pv.AllowedModels = append(pv.AllowedModels, m.Name)
 		}
 	}
-	pv.Sentence = policies.Sentence(p, hub.ModeTools, okModels, okTools)
+	pv.Sentence = policies.Sentence(p, conductor.ModeTools, okModels, okTools)
 	if pv.Sentence == "" {
 		pv.Sentence = "(nothing: these preferences ask for nothing beyond the task)"
 	}
@@ -76,18 +78,18 @@ func (b *Backend) Preview(_ context.Context, up ui.Preferences) (ui.PreferencesP
 
 // offerable is every catalog tool an episode may be offered and every
 // configured model, the orchestrator first.
-func (b *Backend) offerable() ([]*hub.Tool, []hub.ModelInfo) {
+func (b *Backend) offerable() ([]*hub.Tool, []llm.ModelInfo) {
 	var tools []*hub.Tool
 	for _, t := range b.opts.Daemon.Hub().Snapshot().Tools() {
 		if t.Server != conductorServer {
 			tools = append(tools, t)
 		}
 	}
-	var models []hub.ModelInfo
+	var models []llm.ModelInfo
 	if m := b.opts.Models; m != nil {
-		models = append(models, hub.ModelInfo{ModelEndpoint: m.Orchestrator})
+		models = append(models, llm.ModelInfo{ModelEndpoint: m.Orchestrator})
 		for _, ep := range m.Endpoints {
-			models = append(models, hub.ModelInfo{ModelEndpoint: ep})
+			models = append(models, llm.ModelInfo{ModelEndpoint: ep})
 		}
 	}
 	return tools, models

@@ -7,7 +7,8 @@ import (
 	"sync"
 	"time"
 
-	"github.com/toolhub/toolhub/hub"
+	"github.com/toolhub/toolhub/conductor"
+	"github.com/toolhub/toolhub/runlog"
 )
 
 // runLogRetries is how often opening the run log is retried while another
@@ -38,7 +39,7 @@ func (l *runLog) close() {
 }
 
 // with opens the log, calls fn and closes it again.
-func (l *runLog) with(fn func(*hub.RunLog) error) error {
+func (l *runLog) with(fn func(*runlog.RunLog) error) error {
 	if l.dir == "" {
 		return errNoRunLog
 	}
@@ -47,10 +48,10 @@ func (l *runLog) with(fn func(*hub.RunLog) error) error {
 	if l.closed {
 		return errRunLogClosed
 	}
-	var log *hub.RunLog
+	var log *runlog.RunLog
 	var err error
 	for range runLogRetries {
-		if log, err = hub.OpenRunLog(l.dir); err == nil {
+		if log, err = runlog.OpenRunLog(l.dir); err == nil {
 			break
 		}
 		time.Sleep(runLogRetryPause)
@@ -62,9 +63,9 @@ func (l *runLog) with(fn func(*hub.RunLog) error) error {
 	return errors.Join(err, log.Close())
 }
 
-func (l *runLog) get(id string) (*hub.Run, error) {
-	var run *hub.Run
-	err := l.with(func(log *hub.RunLog) (err error) {
+func (l *runLog) get(id string) (*conductor.Run, error) {
+	var run *conductor.Run
+	err := l.with(func(log *runlog.RunLog) (err error) {
 		run, err = log.Get(id)
 		return err
 	})
@@ -72,19 +73,19 @@ func (l *runLog) get(id string) (*hub.Run, error) {
 }
 
 // list returns up to limit runs whose task contains query (any case), newest first.
-func (l *runLog) list(query string, limit int) ([]*hub.Run, error) {
+func (l *runLog) list(query string, limit int) ([]*conductor.Run, error) {
 	if l.dir == "" {
 		return nil, nil
 	}
-	var all []*hub.Run
-	if err := l.with(func(log *hub.RunLog) (err error) {
+	var all []*conductor.Run
+	if err := l.with(func(log *runlog.RunLog) (err error) {
 		all, err = log.List(0)
 		return err
 	}); err != nil {
 		return nil, fmt.Errorf("read run history: %w", err)
 	}
 	q := strings.ToLower(query)
-	var out []*hub.Run
+	var out []*conductor.Run
 	for _, r := range all {
 		if strings.Contains(strings.ToLower(r.Task), q) && (limit <= 0 || len(out) < limit) {
 			out = append(out, r)

@@ -3,7 +3,7 @@ package desktop
 import (
 	"context"
 
-	"github.com/toolhub/toolhub/hub"
+	"github.com/toolhub/toolhub/conductor"
 	"github.com/toolhub/toolhub/policies"
 	"github.com/toolhub/toolhub/ui"
 )
@@ -12,7 +12,7 @@ import (
 // current preferences, its steps passed on as they are recorded; the daemon
 // stores the run.
 func (b *Backend) Run(ctx context.Context, req ui.RunRequest, onStep func(ui.RunStep)) (ui.RunDetail, error) {
-	task := hub.Task{Text: req.Task, Mode: hub.Mode(req.Mode), OnStep: func(s hub.Step) { onStep(runStep(s)) }}
+	task := conductor.Task{Text: req.Task, Mode: conductor.Mode(req.Mode), OnStep: func(s conductor.Step) { onStep(runStep(s)) }}
 	run, err := b.opts.Daemon.RunEpisode(ctx, task, "", policies.Override{})
 	if run == nil {
 		return ui.RunDetail{}, err
@@ -42,12 +42,12 @@ func (b *Backend) RunDetail(_ context.Context, id string) (ui.RunDetail, error) 
 	return runDetail(run), nil
 }
 
-func runSummary(r *hub.Run) ui.RunSummary {
+func runSummary(r *conductor.Run) ui.RunSummary {
 	return ui.RunSummary{ID: r.ID, Task: r.Task, Status: string(r.Status), Started: r.Started,
 		USD: r.Totals.USD, Wall: r.Totals.Wall, ToolCalls: r.Totals.ToolCalls}
 }
 
-func runDetail(r *hub.Run) ui.RunDetail {
+func runDetail(r *conductor.Run) ui.RunDetail {
 	d := ui.RunDetail{RunSummary: runSummary(r), Mode: string(r.Mode), Answer: r.Answer, Error: r.Error}
 	for _, s := range r.Steps {
 		d.Steps = append(d.Steps, runStep(s))
@@ -56,7 +56,7 @@ func runDetail(r *hub.Run) ui.RunDetail {
 }
 
 // runStep names a step by its tool, else its model alias or endpoint.
-func runStep(s hub.Step) ui.RunStep {
+func runStep(s conductor.Step) ui.RunStep {
 	name := s.Tool
 	if name == "" {
 		name = s.Endpoint

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/toolhub/toolhub/hub"
+	"github.com/toolhub/toolhub/llm"
 	"github.com/toolhub/toolhub/ui"
 )
 
@@ -88,7 +89,7 @@ func (b *Backend) modelInfos() []ui.ServerInfo {
 	if b.opts.Models == nil {
 		return nil
 	}
-	eps := append([]hub.ModelEndpoint{b.opts.Models.Orchestrator}, b.opts.Models.Endpoints...)
+	eps := append([]llm.ModelEndpoint{b.opts.Models.Orchestrator}, b.opts.Models.Endpoints...)
 	out := make([]ui.ServerInfo, 0, len(eps))
 	for i, ep := range eps {
 		state := "configured"

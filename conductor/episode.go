@@ -1,0 +1,259 @@
+package conductor
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"sync"
+	"time"
+
+	"github.com/toolhub/toolhub/hub"
+	"github.com/toolhub/toolhub/llm"
+)
+
+// ToolCaller is the part of the Hub an episode calls tools through.
+type ToolCaller interface {
+	Snapshot() *hub.Snapshot
+	Call(ctx context.Context, name string, args json.RawMessage, opts hub.CallOptions) (*hub.CallResult, error)
+}
+
+// Episodes runs orchestration episodes over a hub's tools and models.
+type Episodes struct {
+	tools          ToolCaller
+	models         *llm.Models
+	orchestrator   string
+	guard          Guard
+	bus            *Bus
+	maxResultChars int
+	keepBodies     bool
+}
+
+// EpisodesConfig wires an Episodes.
+type EpisodesConfig struct {
+	Tools        ToolCaller // usually the *Hub
+	Models       *llm.Models
+	Orchestrator string // endpoint name of the orchestrator model; empty for none
+	Guard        Guard  // nil: PermissiveGuard
+	Bus          *Bus   // nil: events are not published
+	// MaxResultChars caps the text kept from one tool result (default 16000).
+	MaxResultChars int
+	// KeepRequests stores every model request body in the trace.
+	KeepRequests bool
+}
+
+// NewEpisodes checks the configuration and returns the runner.
+func NewEpisodes(cfg EpisodesConfig) (*Episodes, error) {
+	e := &Episodes{tools: cfg.Tools, models: cfg.Models, orchestrator: cfg.Orchestrator,
+		guard: cfg.Guard, bus: cfg.Bus, maxResultChars: cfg.MaxResultChars, keepBodies: cfg.KeepRequests}
+	if e.tools == nil {
+		return nil, errors.New("episodes need a tool caller")
+	}
+	if e.guard == nil {
+		e.guard = PermissiveGuard{}
+	}
+	if e.maxResultChars <= 0 {
+		e.maxResultChars = 16000
+	}
+	if e.orchestrator != "" {
+		if _, ok := e.models.Get(e.orchestrator); !ok {
+			return nil, fmt.Errorf("orchestrator model %q is not configured", e.orchestrator)
+		}
+	}
+	return e, nil
+}
+
+// Bus returns the event bus (nil when none is set).
+func (e *Episodes) Bus() *Bus { return e.bus }
+
+// Models returns the model registry.
+func (e *Episodes) Models() *llm.Models { return e.models }
+
+// Orchestrator returns the orchestrator's endpoint name ("" for none).
+func (e *Episodes) Orchestrator() string { return e.orchestrator }
+
+// Catalog returns every tool of the current catalog, offered or not.
+func (e *Episodes) Catalog() []*hub.Tool { return e.tools.Snapshot().Tools() }
+
+// Task is what one episode is asked to do, and under which limits.
+type Task struct {
+	Text       string
+	Mode       Mode
+	PolicyName string // recorded in the run
+	MaxTurns   int    // 0 or more than MaxTurns: MaxTurns
+	Expected   string // known answer, if any
+	// Guard narrows what the episode may offer and call; the Episodes'
+	// own guard still applies. nil: the Episodes' guard alone.
+	Guard Guard
+	// BudgetUSD stops the episode with RunBudgetExhausted before a call
+	// whose expected cost would pass it, and after the call whose real cost
+	// reaches it. 0: no budget.
+	BudgetUSD float64
+	// Deadline stops the episode with RunDeadline this long after it
+	// started. 0: none (the caller's context still applies).
+	Deadline time.Duration
+	// Preference is the preference sentence a policy appends to the task
+	// when it talks to the orchestrator. Advice only: Guard, BudgetUSD,
+	// Deadline and MaxTurns are what the hub enforces.
+	Preference string
+	// OnStep, when set, hears of every step as it is recorded (after the
+	// event bus). It runs on the goroutine that made the call and must
+	// return quickly.
+	OnStep func(Step)
+}
+
+// episode is the mutable part of one run, shared by State's methods.
+type episode struct {
+	*Episodes
+	guard  Guard   // the Episodes' guard and the task's
+	budget float64 // USD; 0 = none
+	// deadline is the task's, for the run's error text.
+	deadline time.Duration
+	onStep   func(Step)
+	mu       sync.Mutex
+	run      *Run
+	turn     int
+	stop     *limitStop // set when the budget ended the episode
+}
+
+func (ep *episode) record(s Step) {
+	ep.mu.Lock()
+	s.Turn = ep.turn
+	s = ep.run.Add(s)
+	ep.mu.Unlock()
+	ep.bus.Publish(Event{Kind: EventStep, RunID: ep.run.ID, Step: &s})
+	if ep.onStep != nil {
+		ep.onStep(s)
+	}
+}
+
+// errDeadline is the cause of a context ended by the task's deadline.
+var errDeadline = errors.New("the task's deadline passed")
+
+// Run drives policy until it answers, the turn limit, a budget or deadline
+// stop, or ctx ends. The returned run holds the whole trace; err is set only
+// when the episode failed outright (the run's status is then RunFailed),
+// including when the guard refuses the orchestrator an OrchestratedPolicy
+// needs: then no model request is sent at all.
+func (e *Episodes) Run(ctx context.Context, task Task, policy Policy) (*Run, error) {
+	run := &Run{ID: newRunID(), Task: task.Text, Mode: task.Mode, Policy: task.PolicyName,
+		Started: time.Now().UTC(), Status: RunRunning, Expected: task.Expected}
+	if run.Mode == "" {
+		run.Mode = ModeResearch
+	}
+	ep := &episode{Episodes: e, run: run, guard: combineGuards(e.guard, task.Guard), onStep: task.OnStep,
+		budget: task.BudgetUSD, deadline: task.Deadline}
+	st := e.newState(ep, task)
+	e.bus.Publish(Event{Kind: EventRunStarted, RunID: run.ID, Run: run.clone()})
+	start := time.Now()
+	err := e.refuseStart(ep, policy)
+	if err == nil {
+		if task.Deadline > 0 {
+			var cancel context.CancelFunc
+			ctx, cancel = context.WithTimeoutCause(ctx, task.Deadline, errDeadline)
+			defer cancel()
+		}
+		err = e.loop(ctx, st, policy)
+	}
+	run.Totals.Wall = time.Since(start)
+	run.Totals.Turns = ep.turn
+	e.bus.Publish(Event{Kind: EventRunFinished, RunID: run.ID, Run: run.clone()})
+	return run, err
+}
+
+// refuseStart fails the run when policy needs the orchestrator and the
+// episode's guard refuses it.
+func (e *Episodes) refuseStart(ep *episode, policy Policy) error {
+	op, ok := policy.(OrchestratedPolicy)
+	if !ok || !op.UsesOrchestrator() || e.orchestrator == "" {
+		return nil
+	}
+	m, _ := e.models.Get(e.orchestrator)
+	allowed, reason := ep.guard.AllowModel(m.Info())
+	if allowed {
+		return nil
+	}
+	ep.run.Status = RunFailed
+	ep.run.Error = fmt.Sprintf("refusing to start: the orchestrator model %q is not allowed: %s", e.orchestrator, reason)
+	return &GuardError{Target: "orchestrator model " + e.orchestrator, Reason: reason + "; the episode did not start"}
+}
+
+func (e *Episodes) loop(ctx context.Context, st *State, policy Policy) error {
+	ep := st.ep
+	for turn := 1; turn <= st.MaxTurns; turn++ {
+		if ctx.Err() != nil {
+			ep.endByContext(ctx)
+			return nil
+		}
+		ep.mu.Lock()
+		ep.turn, st.Turn = turn, turn
+		ep.mu.Unlock()
+		d, err := policy.Decide(ctx, st)
+		switch {
+		case ctx.Err() != nil:
+			ep.endByContext(ctx)
+			return nil
+		case d.Final && !ep.refusedByLimit():
+			ep.run.Status, ep.run.Answer, ep.run.Forced = RunAnswered, d.Answer, d.Forced
+			ep.record(Step{Kind: StepAnswer, Text: d.Answer})
+			return nil
+		case ep.limited():
+			ep.endByLimit()
+			return nil
+		case err != nil:
+			ep.run.Status, ep.run.Error = RunFailed, err.Error()
+			return fmt.Errorf("run %s turn %d: %w", ep.run.ID, turn, err)
+		}
+	}
+	ep.run.Status = RunNoAnswer
+	ep.run.Error = fmt.Sprintf("no answer within %d turns", st.MaxTurns)
+	return nil
+}
+
+// newState builds the policy's view: the tools and models the guard offers.
+func (e *Episodes) newState(ep *episode, task Task) *State {
+	st := &State{RunID: ep.run.ID, Task: task.Text, Mode: ep.run.Mode, MaxTurns: task.MaxTurns,
+		Preference: task.Preference, ep: ep}
+	if st.MaxTurns <= 0 || st.MaxTurns > MaxTurns {
+		st.MaxTurns = MaxTurns
+	}
+	st.Tools, st.Models, st.Orchestrator = e.offer(ep.guard)
+	return st
+}
+
+// Offered returns what an episode of task would be offered: the catalog
+// tools and expert models (their roles narrowed by the guard) the guards
+// allow. The preference sentence is rendered from it.
+func (e *Episodes) Offered(task Task) (tools []*hub.Tool, models []llm.ModelInfo) {
+	tools, models, _ = e.offer(combineGuards(e.guard, task.Guard))
+	return tools, models
+}
+
+func (e *Episodes) offer(g Guard) (tools []*hub.Tool, models []llm.ModelInfo, orchestrator *llm.ModelInfo) {
+	for _, t := range e.tools.Snapshot().Tools() {
+		if ok, _ := g.AllowTool(t); ok {
+			tools = append(tools, t)
+		}
+	}
+	for _, m := range e.models.List() {
+		if ok, _ := g.AllowModel(m); !ok {
+			continue
+		}
+		if m.Name == e.orchestrator {
+			info := m
+			orchestrator = &info
+			continue
+		}
+		m.Roles = modelRoles(g, m)
+		models = append(models, m)
+	}
+	return tools, models, orchestrator
+}
+
+func newRunID() string {
+	var b [8]byte
+	_, _ = rand.Read(b[:])
+	return time.Now().UTC().Format("20060102T150405") + "-" + hex.EncodeToString(b[:4])
+}

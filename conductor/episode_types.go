@@ -1,0 +1,153 @@
+package conductor
+
+import (
+	"context"
+	"encoding/json"
+	"time"
+
+	"github.com/toolhub/toolhub/hub"
+)
+
+// Mode is how the orchestrator drives an episode.
+type Mode string
+
+// Episode modes (docs/orchestrator-protocol.md §2).
+const (
+	ModeResearch Mode = "research"
+	ModeTools    Mode = "tools"
+)
+
+// MaxTurns is the hard turn limit of an episode.
+const MaxTurns = 50
+
+// Policy decides what happens next in an episode. Every tool and model call
+// it makes goes through the State, which consults the guard and records a
+// step. A Decision with Final set ends the episode.
+type Policy interface {
+	Decide(ctx context.Context, st *State) (Decision, error)
+}
+
+// OrchestratedPolicy is a Policy that drives the configured orchestrator
+// model. An episode whose guard refuses that model does not start: the
+// policy would otherwise fall back silently to another way of working.
+type OrchestratedPolicy interface {
+	Policy
+	UsesOrchestrator() bool
+}
+
+// Decision is the outcome of one turn.
+type Decision struct {
+	Final  bool   // the episode ends with Answer
+	Answer string // the final answer; may be empty
+	Forced bool   // the answer came from a fallback, not the policy's own choice
+}
+
+// StepKind says what a step was.
+type StepKind string
+
+// Step kinds.
+const (
+	StepModel       StepKind = "model"
+	StepTool        StepKind = "tool"
+	StepObservation StepKind = "observation"
+	StepAnswer      StepKind = "answer"
+)
+
+// Step is one recorded action of an episode.
+type Step struct {
+	Index     int          `json:"index"`
+	Turn      int          `json:"turn"`
+	Kind      StepKind     `json:"kind"`
+	Tool      string       `json:"tool,omitempty"`  // catalog tool, for tool steps
+	Alias     string       `json:"alias,omitempty"` // research/expert alias or "orchestrator"
+	Purpose   string       `json:"purpose,omitempty"`
+	Endpoint  string       `json:"endpoint,omitempty"` // model endpoint name
+	Model     string       `json:"model,omitempty"`    // backing model id
+	Locality  hub.Locality `json:"locality,omitempty"`
+	TokensIn  int          `json:"tokens_in,omitempty"`
+	TokensOut int          `json:"tokens_out,omitempty"`
+	Estimated bool         `json:"tokens_estimated,omitempty"`
+	USD       float64      `json:"usd,omitempty"`
+	// CostUnknown marks a call whose price toolhub cannot know (a model
+	// served through the client's MCP sampling); USD is then 0.
+	CostUnknown bool            `json:"cost_unknown,omitempty"`
+	Wall        time.Duration   `json:"wall_ns"`
+	Error       string          `json:"error,omitempty"`
+	Text        string          `json:"text,omitempty"`       // observation text or a short result
+	Request     []byte          `json:"request,omitempty"`    // model request body, when kept
+	Response    string          `json:"response,omitempty"`   // model reply content or tool result text
+	ToolCalls   json.RawMessage `json:"tool_calls,omitempty"` // the model's parsed tool calls, as sent
+}
+
+// RunStatus is how an episode ended.
+type RunStatus string
+
+// Run statuses.
+const (
+	RunRunning   RunStatus = "running"
+	RunAnswered  RunStatus = "answered"
+	RunNoAnswer  RunStatus = "no_answer"
+	RunCancelled RunStatus = "cancelled"
+	RunFailed    RunStatus = "failed"
+	// RunBudgetExhausted: the next call would have passed the task's budget,
+	// or the calls so far reached it. Answer holds the best partial result.
+	RunBudgetExhausted RunStatus = "budget_exhausted"
+	// RunDeadline: the task's deadline passed. Answer holds the best partial
+	// result.
+	RunDeadline RunStatus = "deadline"
+)
+
+// Totals sum an episode's steps.
+type Totals struct {
+	TokensIn   int           `json:"tokens_in"`
+	TokensOut  int           `json:"tokens_out"`
+	USD        float64       `json:"usd"`
+	Wall       time.Duration `json:"wall_ns"`
+	ModelCalls int           `json:"model_calls"`
+	ToolCalls  int           `json:"tool_calls"`
+	Turns      int           `json:"turns"`
+}
+
+// Run is one episode: its task, trace and outcome.
+type Run struct {
+	ID      string    `json:"id"`
+	Task    string    `json:"task"`
+	Mode    Mode      `json:"mode"`
+	Policy  string    `json:"policy"`
+	Started time.Time `json:"started"`
+	Status  RunStatus `json:"status"`
+	Answer  string    `json:"answer,omitempty"`
+	Forced  bool      `json:"forced,omitempty"`
+	// Partial marks an Answer that is not a final answer: when a budget or
+	// deadline ends the episode, Answer is the text of the last successful
+	// tool result or expert model reply (the orchestrator's own replies are
+	// not answers), the best the episode had.
+	Partial  bool   `json:"partial,omitempty"`
+	Error    string `json:"error,omitempty"`
+	Steps    []Step `json:"steps"`
+	Totals   Totals `json:"totals"`
+	Expected string `json:"expected,omitempty"` // known correct answer, for rewards
+}
+
+// Add appends s to the trace, numbering it and adding it to the totals.
+func (r *Run) Add(s Step) Step {
+	s.Index = len(r.Steps)
+	r.Steps = append(r.Steps, s)
+	r.Totals.TokensIn += s.TokensIn
+	r.Totals.TokensOut += s.TokensOut
+	r.Totals.USD += s.USD
+	switch s.Kind {
+	case StepModel:
+		r.Totals.ModelCalls++
+	case StepTool:
+		r.Totals.ToolCalls++
+	}
+	return s
+}
+
+// clone copies the run for events, without sharing the step slice.
+func (r *Run) clone() *Run {
+	c := *r
+	c.Steps = append([]Step(nil), r.Steps...)
+	return &c
+}

@@ -1,0 +1,118 @@
+package llm
+
+import (
+	"errors"
+	"fmt"
+	"net/url"
+	"slices"
+	"sync"
+	"time"
+
+	"github.com/toolhub/toolhub/hub"
+)
+
+// ModelEndpoint is one OpenAI-compatible chat model the hub may call: an
+// expert (search, reason, answer, expert roles) or the orchestrator itself.
+type ModelEndpoint struct {
+	Name          string // unique name in the config, never shown to a model
+	BaseURL       string // e.g. http://127.0.0.1:8000/v1
+	ModelID       string // the "model" field of requests
+	APIKeyEnv     string // environment variable holding the API key; empty for none
+	Locality      hub.Locality
+	PriceIn       float64 // USD per 1M input tokens
+	PriceOut      float64 // USD per 1M output tokens
+	Roles         []string
+	Capability    string // one sentence shown to the orchestrator
+	ContextLength int    // tokens; 0 = unknown
+	AnswerStyle   string // boxed | tagged; answer role only
+	Timeout       time.Duration
+	// Sampling serves the endpoint through the calling MCP client's own
+	// model (MCP sampling) instead of BaseURL; no API key is needed.
+	Sampling bool
+}
+
+// HasRole reports whether the endpoint serves role.
+func (e ModelEndpoint) HasRole(role string) bool { return slices.Contains(e.Roles, role) }
+
+// Validate checks the fields a call needs.
+func (e ModelEndpoint) Validate() error {
+	if e.Name == "" {
+		return errors.New("model endpoint has no name")
+	}
+	if e.ModelID == "" {
+		return fmt.Errorf("model %q: no model id", e.Name)
+	}
+	if e.PriceIn < 0 || e.PriceOut < 0 {
+		return fmt.Errorf("model %q: prices must not be negative", e.Name)
+	}
+	if e.Sampling {
+		return nil // reached through the calling client, not a URL
+	}
+	u, err := url.Parse(e.BaseURL)
+	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+		return fmt.Errorf("model %q: base URL %q is not an http(s) URL", e.Name, e.BaseURL)
+	}
+	return nil
+}
+
+// CostUSD prices one call from its token counts. For a Sampling endpoint
+// the price is unknown, not zero: see ModelReply.CostUnknown.
+func (e ModelEndpoint) CostUSD(tokensIn, tokensOut int) float64 {
+	return float64(tokensIn)*e.PriceIn/1e6 + float64(tokensOut)*e.PriceOut/1e6
+}
+
+// ModelInfo is what a policy sees of an endpoint: its configuration and the
+// measured moving-average latency.
+type ModelInfo struct {
+	ModelEndpoint
+	Latency time.Duration // moving average of call durations; 0 before the first call
+	Calls   int64
+}
+
+// Models is the registry of configured endpoints. Safe for concurrent use.
+type Models struct {
+	mu     sync.RWMutex
+	byName map[string]*Model
+	order  []string
+}
+
+// NewModels builds the registry; every endpoint must be valid and names unique.
+func NewModels(endpoints []ModelEndpoint, opts ModelOptions) (*Models, error) {
+	r := &Models{byName: make(map[string]*Model, len(endpoints))}
+	for _, ep := range endpoints {
+		if err := ep.Validate(); err != nil {
+			return nil, err
+		}
+		if _, dup := r.byName[ep.Name]; dup {
+			return nil, fmt.Errorf("model %q is configured twice", ep.Name)
+		}
+		r.byName[ep.Name] = newModel(ep, opts)
+		r.order = append(r.order, ep.Name)
+	}
+	return r, nil
+}
+
+// Get returns the endpoint called name.
+func (r *Models) Get(name string) (*Model, bool) {
+	if r == nil {
+		return nil, false
+	}
+	r.mu.RLock()
+	defer r.mu.RUnlock()
+	m, ok := r.byName[name]
+	return m, ok
+}
+
+// List returns every endpoint's info in configuration order.
+func (r *Models) List() []ModelInfo {
+	if r == nil {
+		return nil
+	}
+	r.mu.RLock()
+	defer r.mu.RUnlock()
+	out := make([]ModelInfo, 0, len(r.order))
+	for _, name := range r.order {
+		out = append(out, r.byName[name].Info())
+	}
+	return out
+}

@@ -1,0 +1,97 @@
+package mcp
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"strings"
+
+	mcpgo "github.com/mark3labs/mcp-go/mcp"
+	mcpserver "github.com/mark3labs/mcp-go/server"
+
+	"github.com/toolhub/toolhub/conductor"
+)
+
+const preferenceHelp = `optional, may only tighten the saved preferences: "local-only", "prefer-local", ` +
+	`"cheap", "fast", or an object such as {"privacy": "local-only", "cost_weight": 0.8, "budget_usd": 0.05}`
+
+func orchestrateTool() mcpgo.Tool {
+	return conductorTool("orchestrate", "task", "the task, in plain words", "this task",
+		"Hand a multi-step task to toolhub's orchestrator model. It plans step by step and "+
+			"calls the user's tools and other models, preferring cheap and local ones, within the user's privacy, "+
+			"cost and latency preferences. Sends a progress notification per step and returns the answer with a "+
+			"trace of every step (tool, model, locality, tokens, cost, time).")
+}
+
+func researchTool() mcpgo.Tool {
+	return conductorTool("research", "question", "the question", "this question",
+		"Answer a question by research: toolhub's orchestrator searches the user's local "+
+			"documents (and the web when configured), reasons with code when useful, and picks which model "+
+			"answers, within the user's privacy, cost and latency preferences. Sends a progress notification per "+
+			"step and returns the answer with a trace of every step.")
+}
+
+// conductorTool is one conductor tool: its text argument, the optional
+// preference and budget, and the trace as output schema.
+func conductorTool(name, textArg, textHelp, budgetFor, description string) mcpgo.Tool {
+	return mcpgo.NewTool(name,
+		mcpgo.WithDescription(description),
+		mcpgo.WithString(textArg, mcpgo.Required(), mcpgo.Description(textHelp)),
+		mcpgo.WithAny("preference", mcpgo.Description(preferenceHelp)),
+		mcpgo.WithNumber("budget_usd", mcpgo.Min(0), mcpgo.Description("optional spending cap for "+budgetFor+" in US dollars")),
+		mcpgo.WithOutputSchema[Trace](),
+		mcpgo.WithOpenWorldHintAnnotation(true),
+	)
+}
+
+// handle returns the handler of one conductor tool; textArg names the
+// argument holding the task.
+func (c *Conductor) handle(mode conductor.Mode, textArg string) mcpserver.ToolHandlerFunc {
+	return func(ctx context.Context, req mcpgo.CallToolRequest) (*mcpgo.CallToolResult, error) {
+		er, err := c.request(req, mode, textArg)
+		if err != nil {
+			return mcpgo.NewToolResultError(err.Error()), nil
+		}
+		progress := newProgressSender(c.server, req, c.opts.Logger)
+		run, err := c.runner.RunEpisode(ctx, er, func(s conductor.Step) { progress.step(ctx, s) })
+		if run == nil {
+			if err == nil {
+				err = fmt.Errorf("no run was recorded")
+			}
+			return mcpgo.NewToolResultError("the episode could not run: " + err.Error()), nil
+		}
+		trace := NewTrace(run)
+		res := mcpgo.NewToolResultStructured(trace, trace.Summary())
+		res.IsError = run.Status != conductor.RunAnswered
+		return res, nil
+	}
+}
+
+// request checks the arguments of one call.
+func (c *Conductor) request(req mcpgo.CallToolRequest, mode conductor.Mode, textArg string) (EpisodeRequest, error) {
+	args := req.GetArguments()
+	text, _ := args[textArg].(string)
+	text = strings.TrimSpace(text)
+	switch {
+	case text == "":
+		return EpisodeRequest{}, fmt.Errorf("%s is empty: say what to do", textArg)
+	case len(text) > c.opts.MaxTaskBytes:
+		return EpisodeRequest{}, fmt.Errorf("%s is %d bytes; the limit is %d", textArg, len(text), c.opts.MaxTaskBytes)
+	}
+	er := EpisodeRequest{Task: text, Mode: mode}
+	if b, ok := args["budget_usd"]; ok && b != nil {
+		v, ok := b.(float64)
+		if !ok || v < 0 {
+			return EpisodeRequest{}, fmt.Errorf("budget_usd must be a number of dollars, zero or more")
+		}
+		er.BudgetUSD = v
+	}
+	if p, ok := args["preference"]; ok && p != nil {
+		raw, err := json.Marshal(p)
+		if err != nil {
+			return EpisodeRequest{}, fmt.Errorf("preference: %w", err)
+		}
+		er.Preference = raw
+	}
+	return er, nil
+}

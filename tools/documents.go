@@ -1,0 +1,182 @@
+package tools
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"slices"
+	"sync"
+	"time"
+
+	mcpserver "github.com/mark3labs/mcp-go/server"
+
+	"github.com/toolhub/toolhub/retriever"
+)
+
+// DocumentsServerName names the built-in documents provider in the hub.
+const DocumentsServerName = "documents"
+
+// IndexOpener opens the configured document index.
+type IndexOpener func(ctx context.Context) (*retriever.Index, error)
+
+// DocumentsOptions configure the documents provider.
+type DocumentsOptions struct {
+	// Roots are the folders MCP clients may ask to index; nothing else.
+	Roots []string
+	// Exclude and MaxFileBytes apply to indexing, as in the config.
+	Exclude      []string
+	MaxFileBytes int64
+	// IdleClose closes the index after this long without use, so that the
+	// command line can open it meanwhile (default 2 minutes).
+	IdleClose time.Duration
+	Logger    *slog.Logger
+}
+
+// Documents serves search_documents and index_documents over the local index.
+// The index is opened on first use and closed again when idle.
+type Documents struct {
+	open IndexOpener
+	opts DocumentsOptions
+
+	rootsMu sync.RWMutex
+	roots   []string // opts.Roots plus those added while running
+
+	mu    sync.Mutex
+	ix    *retriever.Index
+	users int
+	idle  *time.Timer
+}
+
+// NewDocuments builds the provider; nothing is opened until a tool is called.
+func NewDocuments(open IndexOpener, opts DocumentsOptions) *Documents {
+	if opts.IdleClose <= 0 {
+		opts.IdleClose = 2 * time.Minute
+	}
+	if opts.Logger == nil {
+		opts.Logger = slog.Default()
+	}
+	return &Documents{open: open, opts: opts, roots: slices.Clone(opts.Roots)}
+}
+
+// Roots are the folders that may be indexed.
+func (d *Documents) Roots() []string {
+	d.rootsMu.RLock()
+	defer d.rootsMu.RUnlock()
+	return slices.Clone(d.roots)
+}
+
+// AddRoot allows indexing inside root from now on (the caller persists it:
+// the desktop writes it to the config when the user picks a folder).
+func (d *Documents) AddRoot(root string) {
+	d.rootsMu.Lock()
+	defer d.rootsMu.Unlock()
+	if !slices.Contains(d.roots, root) {
+		d.roots = append(d.roots, root)
+	}
+}
+
+// Server is the in-process MCP server holding the documents tools.
+func (d *Documents) Server() *mcpserver.MCPServer {
+	s := mcpserver.NewMCPServer("toolhub-documents", "1.0.0", mcpserver.WithToolCapabilities(false))
+	s.AddTool(searchDocumentsTool(), d.handleSearch)
+	s.AddTool(indexDocumentsTool(), d.handleIndex)
+	return s
+}
+
+// acquire returns the open index, opening it when needed; release must follow.
+func (d *Documents) acquire(ctx context.Context) (*retriever.Index, error) {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	d.stopIdleLocked()
+	if d.ix == nil {
+		ix, err := d.open(ctx)
+		if err != nil {
+			return nil, fmt.Errorf("open the document index: %w", err)
+		}
+		d.ix = ix
+	}
+	d.users++
+	return d.ix, nil
+}
+
+func (d *Documents) release() {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	d.users--
+	if d.users == 0 && d.ix != nil {
+		d.idle = time.AfterFunc(d.opts.IdleClose, d.closeIfIdle)
+	}
+}
+
+func (d *Documents) closeIfIdle() {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	if d.users > 0 || d.ix == nil {
+		return
+	}
+	if err := d.ix.Close(); err != nil {
+		d.opts.Logger.Warn("closing the idle document index", "err", err)
+	}
+	d.ix = nil
+}
+
+// stopIdleLocked cancels a pending idle close; d.mu must be held.
+func (d *Documents) stopIdleLocked() {
+	if d.idle != nil {
+		d.idle.Stop()
+		d.idle = nil
+	}
+}
+
+// Close closes the index if it is open.
+func (d *Documents) Close() error {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	d.stopIdleLocked()
+	if d.ix == nil {
+		return nil
+	}
+	err := d.ix.Close()
+	d.ix = nil
+	return err
+}
+
+// indexUnavailable explains an index that cannot be opened.
+func indexUnavailable(err error) string {
+	if errors.Is(err, retriever.ErrInUse) {
+		return "the document index is in use by another toolhub process (an `index add` in progress?); try again when it has finished"
+	}
+	return err.Error()
+}
+
+// Ingest indexes paths, each inside a configured root, passing every
+// ingest event (per file, and per embedded batch) to progress.
+func (d *Documents) Ingest(ctx context.Context, paths []string, progress func(retriever.Event)) (retriever.IngestReport, error) {
+	resolved := make([]string, 0, len(paths))
+	for _, p := range paths {
+		r, err := d.insideRoot(p)
+		if err != nil {
+			return retriever.IngestReport{}, err
+		}
+		resolved = append(resolved, r)
+	}
+	ix, err := d.acquire(ctx)
+	if err != nil {
+		return retriever.IngestReport{}, errors.New(indexUnavailable(err))
+	}
+	defer d.release()
+	return ix.IngestPaths(ctx, resolved, retriever.IngestOptions{
+		Exclude: d.opts.Exclude, MaxFileBytes: d.opts.MaxFileBytes, Progress: progress,
+	})
+}
+
+// Status reports the index's documents, chunks, vectors and disk use.
+func (d *Documents) Status(ctx context.Context) (retriever.Status, error) {
+	ix, err := d.acquire(ctx)
+	if err != nil {
+		return retriever.Status{}, errors.New(indexUnavailable(err))
+	}
+	defer d.release()
+	return ix.Status()
+}

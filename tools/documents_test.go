@@ -1,0 +1,154 @@
+package tools
+
+import (
+	"context"
+	"encoding/json"
+	"log/slog"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	mcpclient "github.com/mark3labs/mcp-go/client"
+	mcpgo "github.com/mark3labs/mcp-go/mcp"
+
+	"github.com/toolhub/toolhub/retriever"
+)
+
+// newProvider builds the documents provider over a fresh index in a temp
+// dir, with one root folder holding a Markdown file.
+func newProvider(t *testing.T) (*Documents, string) {
+	t.Helper()
+	dir := t.TempDir()
+	root := filepath.Join(dir, "notes")
+	if err := os.MkdirAll(root, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	text := "# Retries\n\nRetry idempotent requests with exponential backoff and jitter.\n"
+	if err := os.WriteFile(filepath.Join(root, "retries.md"), []byte(text), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	indexDir := filepath.Join(dir, "index")
+	open := func(ctx context.Context) (*retriever.Index, error) {
+		return retriever.Open(indexDir, retriever.Options{Logger: slog.New(slog.DiscardHandler)})
+	}
+	d := NewDocuments(open, DocumentsOptions{Roots: []string{root}, IdleClose: 50 * time.Millisecond})
+	t.Cleanup(func() { _ = d.Close() })
+	return d, root
+}
+
+func call(t *testing.T, d *Documents, tool string, args map[string]any) *mcpgo.CallToolResult {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	c, err := mcpclient.NewInProcessClient(d.Server())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	if err := c.Start(ctx); err != nil {
+		t.Fatal(err)
+	}
+	init := mcpgo.InitializeRequest{}
+	init.Params.ProtocolVersion = mcpgo.LATEST_LEGACY_PROTOCOL_VERSION
+	init.Params.ClientInfo = mcpgo.Implementation{Name: "test", Version: "1"}
+	if _, err := c.Initialize(ctx, init); err != nil {
+		t.Fatal(err)
+	}
+	req := mcpgo.CallToolRequest{}
+	req.Params.Name = tool
+	req.Params.Arguments = args
+	res, err := c.CallTool(ctx, req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return res
+}
+
+func text(res *mcpgo.CallToolResult) string {
+	var b strings.Builder
+	for _, c := range res.Content {
+		if tc, ok := c.(mcpgo.TextContent); ok {
+			b.WriteString(tc.Text)
+		}
+	}
+	return b.String()
+}
+
+func TestIndexThenSearchDocuments(t *testing.T) {
+	d, root := newProvider(t)
+	res := call(t, d, "search_documents", map[string]any{"query": "backoff"})
+	if res.IsError || !strings.Contains(text(res), "No passages") {
+		t.Fatalf("search of an empty index: %s", text(res))
+	}
+	res = call(t, d, "index_documents", map[string]any{"path": root})
+	if res.IsError || !strings.Contains(text(res), "1 new or changed") {
+		t.Fatalf("index_documents: %s", text(res))
+	}
+	res = call(t, d, "search_documents", map[string]any{"query": "exponential backoff", "k": 3})
+	if res.IsError || !strings.Contains(text(res), "retries.md") || !strings.Contains(text(res), "**") {
+		t.Fatalf("search: %s", text(res))
+	}
+	raw, _ := json.Marshal(res.StructuredContent)
+	if !strings.Contains(string(raw), `"mode":"bm25"`) {
+		t.Errorf("structured content %s does not state the bm25 mode", raw)
+	}
+}
+
+func TestIndexDocumentsOnlyInsideRoots(t *testing.T) {
+	d, root := newProvider(t)
+	outside := t.TempDir()
+	link := filepath.Join(root, "escape")
+	if err := os.Symlink(outside, link); err != nil {
+		t.Fatal(err)
+	}
+	cases := []struct{ name, path, want string }{
+		{"outside every root", outside, "outside the configured document roots"},
+		{"relative path", "notes", "not absolute"},
+		{"symlink out of a root", link, "outside the configured document roots"},
+		{"parent escape", filepath.Join(root, "..", ".."), "outside the configured document roots"},
+		{"missing path", filepath.Join(root, "nope"), "no such file"},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			res := call(t, d, "index_documents", map[string]any{"path": tc.path})
+			if !res.IsError || !strings.Contains(text(res), tc.want) {
+				t.Fatalf("isError %v, text %q; want an error saying %q", res.IsError, text(res), tc.want)
+			}
+		})
+	}
+}
+
+func TestNoRootsRefusesIndexing(t *testing.T) {
+	d := NewDocuments(func(context.Context) (*retriever.Index, error) {
+		t.Fatal("the index must not be opened")
+		return nil, nil
+	}, DocumentsOptions{})
+	res := call(t, d, "index_documents", map[string]any{"path": "/tmp"})
+	if !res.IsError || !strings.Contains(text(res), "documents.roots") {
+		t.Fatalf("got %q", text(res))
+	}
+}
+
+func TestIdleIndexIsClosedAndReopened(t *testing.T) {
+	d, root := newProvider(t)
+	call(t, d, "index_documents", map[string]any{"path": root})
+	deadline := time.Now().Add(5 * time.Second)
+	for {
+		d.mu.Lock()
+		closed := d.ix == nil
+		d.mu.Unlock()
+		if closed {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("the idle index was not closed")
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	res := call(t, d, "search_documents", map[string]any{"query": "jitter"})
+	if res.IsError || !strings.Contains(text(res), "retries.md") {
+		t.Fatalf("search after reopening: %s", text(res))
+	}
+}

@@ -1,0 +1,135 @@
+package tools
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+
+	mcpgo "github.com/mark3labs/mcp-go/mcp"
+
+	"github.com/toolhub/toolhub/retriever"
+)
+
+const maxSearchK = 50
+
+func searchDocumentsTool() mcpgo.Tool {
+	return mcpgo.NewTool("search_documents",
+		mcpgo.WithDescription("Search the user's private local documents (files indexed on this machine; "+
+			"nothing leaves it). Returns the best matching passages with their file path, byte offsets and a "+
+			"snippet with the matched words in **bold**."),
+		mcpgo.WithString("query", mcpgo.Required(), mcpgo.Description("keywords or a short question")),
+		mcpgo.WithNumber("k", mcpgo.Description(fmt.Sprintf("number of passages, 1 to %d (default 8)", maxSearchK)),
+			mcpgo.Min(1), mcpgo.Max(maxSearchK)),
+		mcpgo.WithString("mode", mcpgo.Enum("bm25", "vector", "hybrid"),
+			mcpgo.Description("ranking: bm25 (keywords), vector or hybrid (need an embedding endpoint); default: hybrid when available, else bm25")),
+		mcpgo.WithString("path_prefix", mcpgo.Description("only documents whose path starts with this")),
+		mcpgo.WithReadOnlyHintAnnotation(true),
+		mcpgo.WithOpenWorldHintAnnotation(false),
+	)
+}
+
+func indexDocumentsTool() mcpgo.Tool {
+	return mcpgo.NewTool("index_documents",
+		mcpgo.WithDescription("Index (or refresh) a folder or file so search_documents finds it. Only paths "+
+			"inside the folders the user configured as document roots are accepted."),
+		mcpgo.WithString("path", mcpgo.Required(), mcpgo.Description("absolute path of a file or folder inside a configured root")),
+		mcpgo.WithIdempotentHintAnnotation(true),
+		mcpgo.WithOpenWorldHintAnnotation(false),
+	)
+}
+
+func (d *Documents) handleSearch(ctx context.Context, req mcpgo.CallToolRequest) (*mcpgo.CallToolResult, error) {
+	q := retriever.Query{
+		Text:       req.GetString("query", ""),
+		K:          req.GetInt("k", 8),
+		Mode:       retriever.Mode(req.GetString("mode", "")),
+		PathPrefix: req.GetString("path_prefix", ""),
+	}
+	ix, err := d.acquire(ctx)
+	if err != nil {
+		return mcpgo.NewToolResultError(indexUnavailable(err)), nil
+	}
+	defer d.release()
+	res, err := ix.Search(ctx, q)
+	if err != nil {
+		return mcpgo.NewToolResultError("search failed: " + err.Error()), nil
+	}
+	out := mcpgo.NewToolResultText(formatHits(res))
+	out.StructuredContent = res
+	return out, nil
+}
+
+func formatHits(res *retriever.Results) string {
+	var b strings.Builder
+	if len(res.Hits) == 0 {
+		fmt.Fprintf(&b, "No passages match %q (%s).", res.Query, res.Mode)
+		if res.Note != "" {
+			b.WriteString(" " + res.Note)
+		}
+		return b.String()
+	}
+	fmt.Fprintf(&b, "%d passages for %q (%s):\n", len(res.Hits), res.Query, res.Mode)
+	for i, h := range res.Hits {
+		where := h.Path
+		if h.Heading != "" {
+			where += " › " + h.Heading
+		}
+		fmt.Fprintf(&b, "\n%d. %s [bytes %d-%d, score %.3f]\n%s\n", i+1, where, h.Start, h.End, h.Score, h.Snippet)
+	}
+	if res.Note != "" {
+		b.WriteString("\n" + res.Note + "\n")
+	}
+	return b.String()
+}
+
+func (d *Documents) handleIndex(ctx context.Context, req mcpgo.CallToolRequest) (*mcpgo.CallToolResult, error) {
+	path, err := d.insideRoot(req.GetString("path", ""))
+	if err != nil {
+		return mcpgo.NewToolResultError(err.Error()), nil
+	}
+	ix, err := d.acquire(ctx)
+	if err != nil {
+		return mcpgo.NewToolResultError(indexUnavailable(err)), nil
+	}
+	defer d.release()
+	rep, err := ix.IngestPaths(ctx, []string{path}, retriever.IngestOptions{
+		Exclude: d.opts.Exclude, MaxFileBytes: d.opts.MaxFileBytes,
+	})
+	if err != nil {
+		return mcpgo.NewToolResultError("indexing failed: " + err.Error()), nil
+	}
+	out := mcpgo.NewToolResultText(fmt.Sprintf(
+		"Indexed %s: %d new or changed, %d unchanged, %d removed, %d skipped, %d failed (%d chunks).",
+		path, rep.Indexed, rep.Unchanged, rep.Removed, rep.Skipped, rep.Failed, rep.Chunks))
+	out.StructuredContent = rep
+	return out, nil
+}
+
+// insideRoot resolves path and checks it lies inside a configured root;
+// symbolic links are resolved first so they cannot lead outside.
+func (d *Documents) insideRoot(path string) (string, error) {
+	roots := d.Roots()
+	if len(roots) == 0 {
+		return "", fmt.Errorf("no document roots are configured: add folders to documents.roots in the toolhub config to allow indexing over MCP")
+	}
+	if !filepath.IsAbs(path) {
+		return "", fmt.Errorf("path %q is not absolute", path)
+	}
+	resolved, err := filepath.EvalSymlinks(path)
+	if err != nil {
+		return "", fmt.Errorf("path %q: %w", path, err)
+	}
+	for _, root := range roots {
+		r, err := filepath.EvalSymlinks(root)
+		if err != nil {
+			continue
+		}
+		rel, err := filepath.Rel(r, resolved)
+		if err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(os.PathSeparator)) {
+			return resolved, nil
+		}
+	}
+	return "", fmt.Errorf("path %q is outside the configured document roots (%s)", path, strings.Join(roots, ", "))
+}
