@@ -2,6 +2,9 @@ package toolhub
 
 import (
 	"bytes"
+	"go/ast"
+	"go/parser"
+	"go/token"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -45,16 +48,22 @@ var allowedImports = map[string][]string{
 	// the composition root and the CLI glue
 	"cmd/internal/daemon": {"conductor", "config", "events", "hub", "llm", "mcp", "policies", "runlog", "tools",
 		"retriever", "internal/fsutil"},
-	"cmd/internal/cli": {"bench", "cmd/internal/daemon", "conductor", "config", "eval", "hub", "llm", "mcp",
+	"cmd/internal/cli": {"bench", "cmd/internal/daemon", "conductor", "config", "eval", "events", "hub", "llm", "mcp",
 		"policies", "retriever", "retriever/beir", "retriever/synthetic", "runlog", "internal/fsutil"},
 	"cmd/internal/desktop": {"cmd/internal/daemon", "conductor", "config", "events", "hub", "llm", "mcp",
 		"policies", "retriever", "runlog", "tools", "ui", "internal/fsutil"},
+	"cmd/internal/desktopmain": {"cmd/internal/daemon", "cmd/internal/desktop", "config", "internal/fsutil", "mcp",
+		"policies", "retriever", "tools", "ui"},
 	"cmd/toolhub":         {"cmd/internal/cli"},
-	"cmd/toolhub-desktop": {"cmd/internal/desktop"},
+	"cmd/toolhub-desktop": {"cmd/internal/desktopmain"},
 }
 
-// testOnlyImports are the extra packages a package's tests may import.
-var testOnlyImports = []string{"internal/testenv", "internal/scriptedmodel"}
+// testOnlyImports are the extra packages any package's tests may import;
+// testImports the extra ones of one package's tests.
+var (
+	testOnlyImports = []string{"internal/testenv", "internal/scriptedmodel", "events"}
+	testImports     = map[string][]string{"mcp": {"llm"}}
+)
 
 func TestImportMatrix(t *testing.T) {
 	out := goList(t, nil, "-f",
@@ -84,7 +93,7 @@ func TestImportMatrix(t *testing.T) {
 			}
 		}
 		check(parts[1], nil)
-		check(parts[2], append(slices.Clone(testOnlyImports), allowedImports[pkg]...))
+		check(parts[2], append(append(slices.Clone(testOnlyImports), testImports[pkg]...), allowed...))
 	}
 	var stale []string
 	for pkg := range allowedImports {
@@ -98,25 +107,43 @@ func TestImportMatrix(t *testing.T) {
 	}
 }
 
-// TestOnlyTheRootWires checks that the daemon is the one place that builds
-// the engine, the surface and the environment together: no other package
-// imports all three of conductor, mcp and hub.
+// wiringCalls are the constructors that assemble a running toolhub.
+var wiringCalls = map[string]bool{"hub.New": true, "mcp.NewServer": true, "conductor.NewEngine": true,
+	"conductor.NewEpisodes": true, "runlog.NewRecorder": true}
+
+// assemblers may call them: the composition root, and the benchmarks,
+// which assemble in process exactly the parts they measure.
+var assemblers = map[string]bool{"cmd/internal/daemon": true, "bench": true}
+
+// TestOnlyTheRootWires checks that cmd/internal/daemon is the one place that
+// builds the hub, the MCP surface and the engine (benchmarks aside): every
+// other package gets them from the daemon.
 func TestOnlyTheRootWires(t *testing.T) {
-	out := goList(t, nil, "-f", `{{.ImportPath}} {{join .Imports " "}}`, "./...")
-	wiring := []string{module + "/conductor", module + "/mcp", module + "/hub", module + "/policies"}
+	out := goList(t, nil, "-f", `{{.Dir}}|{{.ImportPath}}|{{join .GoFiles " "}}`, "./...")
+	fset := token.NewFileSet()
 	for _, line := range strings.Split(strings.TrimSpace(out), "\n") {
-		fields := strings.Fields(line)
-		if len(fields) == 0 || fields[0] == module+"/cmd/internal/daemon" {
+		parts := strings.SplitN(line, "|", 3)
+		pkg := strings.TrimPrefix(strings.TrimPrefix(parts[1], module), "/")
+		if assemblers[pkg] {
 			continue
 		}
-		n := 0
-		for _, w := range wiring {
-			if slices.Contains(fields[1:], w) {
-				n++
+		for _, name := range strings.Fields(parts[2]) {
+			f, err := parser.ParseFile(fset, filepath.Join(parts[0], name), nil, 0)
+			if err != nil {
+				t.Fatal(err)
 			}
-		}
-		if n == len(wiring) {
-			t.Errorf("%s imports %v: only cmd/internal/daemon builds them together", fields[0], wiring)
+			ast.Inspect(f, func(n ast.Node) bool {
+				call, ok := n.(*ast.CallExpr)
+				if !ok {
+					return true
+				}
+				if sel, ok := call.Fun.(*ast.SelectorExpr); ok {
+					if id, ok := sel.X.(*ast.Ident); ok && wiringCalls[id.Name+"."+sel.Sel.Name] {
+						t.Errorf("%s calls %s.%s: only cmd/internal/daemon assembles toolhub", fset.Position(call.Pos()), id.Name, sel.Sel.Name)
+					}
+				}
+				return true
+			})
 		}
 	}
 }

@@ -10,6 +10,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/toolhub/toolhub/events"
 	"github.com/toolhub/toolhub/hub"
 	"github.com/toolhub/toolhub/llm"
 )
@@ -26,7 +27,7 @@ type Episodes struct {
 	models         *llm.Models
 	orchestrator   string
 	guard          Guard
-	bus            *Bus
+	bus            *events.Bus
 	maxResultChars int
 	keepBodies     bool
 }
@@ -35,9 +36,9 @@ type Episodes struct {
 type EpisodesConfig struct {
 	Tools        ToolCaller // usually the *Hub
 	Models       *llm.Models
-	Orchestrator string // endpoint name of the orchestrator model; empty for none
-	Guard        Guard  // nil: PermissiveGuard
-	Bus          *Bus   // nil: events are not published
+	Orchestrator string      // endpoint name of the orchestrator model; empty for none
+	Guard        Guard       // nil: PermissiveGuard
+	Bus          *events.Bus // nil: events are not published
 	// MaxResultChars caps the text kept from one tool result (default 16000).
 	MaxResultChars int
 	// KeepRequests stores every model request body in the trace.
@@ -66,7 +67,7 @@ func NewEpisodes(cfg EpisodesConfig) (*Episodes, error) {
 }
 
 // Bus returns the event bus (nil when none is set).
-func (e *Episodes) Bus() *Bus { return e.bus }
+func (e *Episodes) Bus() *events.Bus { return e.bus }
 
 // Models returns the model registry.
 func (e *Episodes) Models() *llm.Models { return e.models }
@@ -79,6 +80,9 @@ func (e *Episodes) Catalog() []*hub.Tool { return e.tools.Snapshot().Tools() }
 
 // Task is what one episode is asked to do, and under which limits.
 type Task struct {
+	// RunID names the run; "" gives it a fresh id. A surface that follows
+	// the run's events chooses the id first (NewRunID) and subscribes.
+	RunID      string
 	Text       string
 	Mode       Mode
 	PolicyName string // recorded in the run
@@ -123,7 +127,7 @@ func (ep *episode) record(s Step) {
 	s.Turn = ep.turn
 	s = ep.run.Add(s)
 	ep.mu.Unlock()
-	ep.bus.Publish(Event{Kind: EventStep, RunID: ep.run.ID, Step: &s})
+	ep.bus.Publish(events.RunStep, ep.run.ID, s)
 	if ep.onStep != nil {
 		ep.onStep(s)
 	}
@@ -138,7 +142,11 @@ var errDeadline = errors.New("the task's deadline passed")
 // including when the guard refuses the orchestrator an OrchestratedPolicy
 // needs: then no model request is sent at all.
 func (e *Episodes) Run(ctx context.Context, task Task, policy Policy) (*Run, error) {
-	run := &Run{ID: newRunID(), Task: task.Text, Mode: task.Mode, Policy: task.PolicyName,
+	id := task.RunID
+	if id == "" {
+		id = NewRunID()
+	}
+	run := &Run{ID: id, Task: task.Text, Mode: task.Mode, Policy: task.PolicyName,
 		Started: time.Now().UTC(), Status: RunRunning, Expected: task.Expected}
 	if run.Mode == "" {
 		run.Mode = ModeResearch
@@ -146,7 +154,7 @@ func (e *Episodes) Run(ctx context.Context, task Task, policy Policy) (*Run, err
 	ep := &episode{Episodes: e, run: run, guard: combineGuards(e.guard, task.Guard), onStep: task.OnStep,
 		budget: task.BudgetUSD, deadline: task.Deadline}
 	st := e.newState(ep, task)
-	e.bus.Publish(Event{Kind: EventRunStarted, RunID: run.ID, Run: run.clone()})
+	e.bus.Publish(events.RunStarted, run.ID, run.clone())
 	start := time.Now()
 	err := e.refuseStart(ep, policy)
 	if err == nil {
@@ -159,7 +167,7 @@ func (e *Episodes) Run(ctx context.Context, task Task, policy Policy) (*Run, err
 	}
 	run.Totals.Wall = time.Since(start)
 	run.Totals.Turns = ep.turn
-	e.bus.Publish(Event{Kind: EventRunFinished, RunID: run.ID, Run: run.clone()})
+	e.bus.Publish(events.RunFinished, run.ID, run.clone())
 	return run, err
 }
 
@@ -252,7 +260,8 @@ func (e *Episodes) offer(g Guard) (tools []*hub.Tool, models []llm.ModelInfo, or
 	return tools, models, orchestrator
 }
 
-func newRunID() string {
+// NewRunID returns a fresh run id: the start time and random hex digits.
+func NewRunID() string {
 	var b [8]byte
 	_, _ = rand.Read(b[:])
 	return time.Now().UTC().Format("20060102T150405") + "-" + hex.EncodeToString(b[:4])

@@ -6,7 +6,8 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
-	"runtime"
+
+	"github.com/toolhub/toolhub/internal/fsutil"
 )
 
 // EnvVar names the environment variable that points at the config file.
@@ -72,58 +73,9 @@ func Load(path, source string) (*File, error) {
 }
 
 // WriteFileAtomic replaces path with data so that readers see either the old
-// or the new content, never a mix, even after a crash: it writes a temporary
-// file in the same directory, syncs it, renames it over path and syncs the
-// directory. Missing parent directories are created with mode 0700. The
-// file gets exactly perm (the umask does not apply).
-func WriteFileAtomic(path string, data []byte, perm os.FileMode) (err error) {
-	dir := filepath.Dir(path)
-	if err := os.MkdirAll(dir, 0o700); err != nil {
-		return fmt.Errorf("creating %s: %w", dir, err)
-	}
-	tmp, err := os.CreateTemp(dir, "."+filepath.Base(path)+".tmp-*")
-	if err != nil {
-		return fmt.Errorf("writing %s: %w", path, err)
-	}
-	defer func() {
-		if err != nil {
-			_ = tmp.Close()
-			_ = os.Remove(tmp.Name())
-		}
-	}()
-	if err := writeAndSync(tmp, data, perm); err != nil {
-		return fmt.Errorf("writing %s: %w", path, err)
-	}
-	if err := tmp.Close(); err != nil {
-		return fmt.Errorf("writing %s: %w", path, err)
-	}
-	if err := os.Rename(tmp.Name(), path); err != nil {
-		return fmt.Errorf("replacing %s: %w", path, err)
-	}
-	return syncDir(dir)
-}
-
-func writeAndSync(f *os.File, data []byte, perm os.FileMode) error {
-	if err := f.Chmod(perm); err != nil {
-		return err
-	}
-	if _, err := f.Write(data); err != nil {
-		return err
-	}
-	return f.Sync()
-}
-
-// syncDir makes a rename in dir durable. Windows cannot sync directories.
-func syncDir(dir string) error {
-	if runtime.GOOS == "windows" {
-		return nil
-	}
-	d, err := os.Open(dir)
-	if err != nil {
-		return fmt.Errorf("syncing %s: %w", dir, err)
-	}
-	err = d.Sync()
-	return errors.Join(wrapIf(err, "syncing "+dir), d.Close())
+// or the new content, never a mix, even after a crash (fsutil.WriteFileAtomic).
+func WriteFileAtomic(path string, data []byte, perm os.FileMode) error {
+	return fsutil.WriteFileAtomic(path, data, perm)
 }
 
 func wrapIf(err error, context string) error {

@@ -2,66 +2,98 @@ package mcp
 
 import (
 	"context"
-	"encoding/json"
-	"log/slog"
 
+	mcpgo "github.com/mark3labs/mcp-go/mcp"
 	mcpserver "github.com/mark3labs/mcp-go/server"
 
 	"github.com/toolhub/toolhub/conductor"
+	"github.com/toolhub/toolhub/events"
 )
 
-// ConductorServerName is the name of the in-process server holding the
-// orchestrate and research tools.
-const ConductorServerName = "conductor"
-
-// EpisodeRequest is one orchestrate or research call, as the client made it.
-type EpisodeRequest struct {
-	Task string
-	Mode conductor.Mode
-	// Preference is the call's `preference` argument (a shorthand string or
-	// a partial preferences object); it may only tighten the saved ones.
-	Preference json.RawMessage
-	// BudgetUSD caps this call's spend; 0 leaves the saved budget.
-	BudgetUSD float64
+// Conductor runs orchestration episodes. The orchestrate and research tools
+// call it directly: an episode never travels through an MCP client or
+// server of toolhub's own. *conductor.Engine satisfies it.
+type Conductor interface {
+	Run(ctx context.Context, req conductor.Request) (*conductor.Run, error)
 }
 
-// EpisodeRunner runs one episode and reports each step as it is recorded.
-type EpisodeRunner interface {
-	RunEpisode(ctx context.Context, req EpisodeRequest, onStep func(conductor.Step)) (*conductor.Run, error)
+// Events is where a run's steps are read from as they happen.
+// *events.Bus satisfies it.
+type Events interface {
+	Follow(f events.Filter, fn func(events.Event)) (stop func(), dropped func() int64)
 }
 
-// ConductorOptions tune the conductor tools.
-type ConductorOptions struct {
-	Logger *slog.Logger
-	// MaxTaskBytes caps a task's length (default 64 KiB).
-	MaxTaskBytes int
-}
+// DefaultMaxTaskBytes caps the text of one orchestrate or research call.
+const DefaultMaxTaskBytes = 64 << 10
 
-// Conductor serves the orchestrate and research tools: each call runs one
-// episode, sends a progress notification per step to the calling client,
-// and returns the answer with the structured trace.
-type Conductor struct {
-	runner EpisodeRunner
-	opts   ConductorOptions
-	server *mcpserver.MCPServer
-}
-
-// NewConductor builds the provider over runner.
-func NewConductor(runner EpisodeRunner, opts ConductorOptions) *Conductor {
-	if opts.Logger == nil {
-		opts.Logger = slog.Default()
+// conductorTools are toolhub's own orchestrate and research tools, or none
+// when the server has no conductor.
+func (s *Server) conductorTools() []mcpserver.ServerTool {
+	if s.opts.Conductor == nil {
+		return nil
 	}
-	if opts.MaxTaskBytes <= 0 {
-		opts.MaxTaskBytes = 64 << 10
+	return []mcpserver.ServerTool{
+		{Tool: orchestrateTool(), Handler: s.conductorHandler(conductor.ModeTools, "task")},
+		{Tool: researchTool(), Handler: s.conductorHandler(conductor.ModeResearch, "question")},
 	}
-	c := &Conductor{runner: runner, opts: opts}
-	s := mcpserver.NewMCPServer("toolhub-"+ConductorServerName, "1",
-		mcpserver.WithToolCapabilities(false))
-	s.AddTool(orchestrateTool(), c.handle(conductor.ModeTools, "task"))
-	s.AddTool(researchTool(), c.handle(conductor.ModeResearch, "question"))
-	c.server = s
-	return c
 }
 
-// Server is the in-process MCP server the hub connects to.
-func (c *Conductor) Server() *mcpserver.MCPServer { return c.server }
+// conductorHandler runs one episode per call: it follows the run's steps on
+// the event bus, sends each as a progress notification under the caller's
+// token, and returns the answer with the structured trace. Every progress
+// notification is sent before the result.
+func (s *Server) conductorHandler(mode conductor.Mode, textArg string) mcpserver.ToolHandlerFunc {
+	return func(ctx context.Context, req mcpgo.CallToolRequest) (*mcpgo.CallToolResult, error) {
+		creq, err := episodeRequest(req, mode, textArg, s.opts.MaxTaskBytes)
+		if err != nil {
+			return mcpgo.NewToolResultError(err.Error()), nil
+		}
+		ctx = s.withClient(ctx)
+		creq.RunID = conductor.NewRunID()
+		stop := s.followRun(ctx, creq.RunID, progressToken(req))
+		run, err := s.opts.Conductor.Run(ctx, creq)
+		stop()
+		if run == nil {
+			if err == nil {
+				err = errNoRun
+			}
+			return mcpgo.NewToolResultError(userMessage("the episode could not run", err)), nil
+		}
+		trace := NewTrace(run)
+		res := mcpgo.NewToolResultStructured(trace, trace.Summary())
+		res.IsError = run.Status != conductor.RunAnswered
+		return res, nil
+	}
+}
+
+// followRun sends the run's steps as progress notifications while it runs,
+// when the client asked for progress. stop waits until every step the run
+// published has been sent (or skipped) and written to the client.
+func (s *Server) followRun(ctx context.Context, runID string, token mcpgo.ProgressToken) (stop func()) {
+	if token == nil || s.opts.Events == nil {
+		return func() {}
+	}
+	route := s.newRoute(ctx, "", token)
+	n := 0
+	stopFollow, dropped := s.opts.Events.Follow(events.Filter{Mask: events.RunStep, Subject: runID}, func(e events.Event) {
+		step, ok := e.Data.(conductor.Step)
+		if !ok || step.Kind == conductor.StepObservation {
+			return // observations are not steps a client needs to see
+		}
+		n++
+		err := route.notify(string(mcpgo.MethodNotificationProgress), map[string]any{
+			"progressToken": token, "progress": n, "message": StepMessage(n, step)})
+		if err != nil {
+			s.log.Debug("step progress not sent", "err", err)
+		}
+	})
+	return func() {
+		// The run has returned, so all its steps are published: stopping
+		// sends the rest before the result is written.
+		stopFollow()
+		route.awaitDelivered(ctx)
+		if d := dropped(); d > 0 {
+			s.log.Warn("progress of a run lost steps: the client read too slowly", "run", runID, "lost", d)
+		}
+	}
+}

@@ -12,29 +12,40 @@ import (
 	mcpgo "github.com/mark3labs/mcp-go/mcp"
 
 	"github.com/toolhub/toolhub/conductor"
+	"github.com/toolhub/toolhub/events"
 	"github.com/toolhub/toolhub/hub"
 )
 
-// fakeRunner replays a fixed run, reporting its steps, and records the
-// request it was given.
-type fakeRunner struct {
+// fakeConductor replays a fixed run: it publishes the run's steps on the
+// bus under the request's run id (and one step of another run, which the
+// call must not report), and records the request it was given.
+type fakeConductor struct {
 	run *conductor.Run
 	err error
+	bus *events.Bus
 
 	mu  sync.Mutex
-	got []EpisodeRequest
+	got []conductor.Request
 }
 
-func (f *fakeRunner) RunEpisode(_ context.Context, req EpisodeRequest, onStep func(conductor.Step)) (*conductor.Run, error) {
+func (f *fakeConductor) Run(_ context.Context, req conductor.Request) (*conductor.Run, error) {
 	f.mu.Lock()
 	f.got = append(f.got, req)
 	f.mu.Unlock()
-	if f.run != nil {
-		for _, s := range f.run.Steps {
-			onStep(s)
-		}
+	if f.run == nil {
+		return nil, f.err
 	}
-	return f.run, f.err
+	f.bus.Publish(events.RunStep, "another-run", conductor.Step{Kind: conductor.StepTool, Tool: "other__tool"})
+	for _, s := range f.run.Steps {
+		f.bus.Publish(events.RunStep, req.RunID, s)
+	}
+	run := *f.run
+	run.ID = req.RunID
+	return &run, f.err
+}
+
+func newFakeConductor(run *conductor.Run, err error) *fakeConductor {
+	return &fakeConductor{run: run, err: err, bus: events.New(events.Options{})}
 }
 
 func answeredRun() *conductor.Run {
@@ -49,30 +60,33 @@ func answeredRun() *conductor.Run {
 		Totals: conductor.Totals{Turns: 2, ModelCalls: 1, ToolCalls: 1, TokensIn: 1000, TokensOut: 10, USD: 0.0102, Wall: time.Second}}
 }
 
-// callConductor calls tool on c's server in process, collecting progress.
-func callConductor(t *testing.T, c *Conductor, tool string, args map[string]any, token any, wantProgress int) (*mcpgo.CallToolResult, []string) {
+// callConductor calls tool on a server whose conductor is c, in process,
+// and collects the progress messages that arrived before the result.
+func callConductor(t *testing.T, c *fakeConductor, tool string, args map[string]any, token any) (*mcpgo.CallToolResult, []string) {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
-	client, err := mcpclient.NewInProcessClient(c.Server())
+	srv, err := NewServer(newFakeCatalog(), Options{Conductor: c, Events: c.bus})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer srv.Close()
+	client, err := mcpclient.NewInProcessClient(srv.MCPServer())
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer client.Close()
-	var mu sync.Mutex
-	var progress []string
+	progress := make(chan string, 64)
 	client.OnNotification(func(n mcpgo.JSONRPCNotification) {
 		if n.Method == "notifications/progress" {
-			mu.Lock()
-			progress = append(progress, n.Params.AdditionalFields["message"].(string))
-			mu.Unlock()
+			progress <- n.Params.AdditionalFields["message"].(string)
 		}
 	})
 	if err := client.Start(ctx); err != nil {
 		t.Fatal(err)
 	}
 	init := mcpgo.InitializeRequest{}
-	init.Params.ProtocolVersion = mcpgo.LATEST_PROTOCOL_VERSION
+	init.Params.ProtocolVersion = mcpgo.LATEST_LEGACY_PROTOCOL_VERSION
 	init.Params.ClientInfo = mcpgo.Implementation{Name: "test", Version: "1"}
 	if _, err := client.Initialize(ctx, init); err != nil {
 		t.Fatal(err)
@@ -86,18 +100,21 @@ func callConductor(t *testing.T, c *Conductor, tool string, args map[string]any,
 	if err != nil {
 		t.Fatal(err)
 	}
-	// The in-process client hands notifications over on its own goroutine.
-	for deadline := time.Now().Add(5 * time.Second); time.Now().Before(deadline); time.Sleep(time.Millisecond) {
-		mu.Lock()
-		n := len(progress)
-		mu.Unlock()
-		if n >= wantProgress {
-			break
+	// Everything sent before the result is queued by now; the in-process
+	// client hands it over on its own goroutine, so collect until it stops
+	// coming (a ping round trip drains the client's notification queue).
+	if err := client.Ping(ctx); err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for {
+		select {
+		case m := <-progress:
+			got = append(got, m)
+		default:
+			return res, got
 		}
 	}
-	mu.Lock()
-	defer mu.Unlock()
-	return res, append([]string(nil), progress...)
 }
 
 func conductorText(res *mcpgo.CallToolResult) string {
@@ -111,9 +128,9 @@ func conductorText(res *mcpgo.CallToolResult) string {
 }
 
 func TestConductorReturnsTraceAndProgress(t *testing.T) {
-	runner := &fakeRunner{run: answeredRun()}
-	res, progress := callConductor(t, NewConductor(runner, ConductorOptions{}), "orchestrate",
-		map[string]any{"task": "  add 40 and 2 ", "budget_usd": 0.5, "preference": "local-only"}, "tok", 3)
+	runner := newFakeConductor(answeredRun(), nil)
+	res, progress := callConductor(t, runner, "orchestrate",
+		map[string]any{"task": "  add 40 and 2 ", "budget_usd": 0.5, "preference": "local-only"}, "tok")
 	if res.IsError {
 		t.Fatalf("error result: %s", conductorText(res))
 	}
@@ -137,14 +154,14 @@ func TestConductorReturnsTraceAndProgress(t *testing.T) {
 	if strings.Join(progress, "\n") != strings.Join(want, "\n") {
 		t.Errorf("progress\n%s\nwant\n%s", strings.Join(progress, "\n"), strings.Join(want, "\n"))
 	}
-	if text := conductorText(res); !strings.HasPrefix(text, "42\n\n[answered · 2 turns · 1 model calls · 1 tool calls · $0.010200 · 1.0 s · run r1]") {
+	if text := conductorText(res); !strings.HasPrefix(text, "42\n\n[answered · 2 turns · 1 model calls · 1 tool calls · $0.010200 · 1.0 s · run "+got.RunID+"]") {
 		t.Errorf("text %q", text)
 	}
 }
 
 func TestConductorWithoutProgressToken(t *testing.T) {
-	res, progress := callConductor(t, NewConductor(&fakeRunner{run: answeredRun()}, ConductorOptions{}),
-		"research", map[string]any{"question": "q"}, nil, 0)
+	res, progress := callConductor(t, newFakeConductor(answeredRun(), nil),
+		"research", map[string]any{"question": "q"}, nil)
 	if res.IsError || len(progress) != 0 {
 		t.Fatalf("error %v, %d progress notifications without a token", res.IsError, len(progress))
 	}
@@ -154,22 +171,22 @@ func TestConductorErrors(t *testing.T) {
 	noAnswer := &conductor.Run{ID: "r2", Status: conductor.RunNoAnswer, Error: "no answer within 50 turns", Steps: []conductor.Step{}}
 	cases := []struct {
 		name   string
-		runner *fakeRunner
+		runner *fakeConductor
 		tool   string
 		args   map[string]any
 		want   string
 	}{
-		{"empty task", &fakeRunner{}, "orchestrate", map[string]any{"task": "  "}, "task is empty"},
-		{"missing question", &fakeRunner{}, "research", map[string]any{}, "question is empty"},
-		{"task too long", &fakeRunner{}, "orchestrate", map[string]any{"task": strings.Repeat("x", 65<<10)}, "the limit is 65536"},
-		{"negative budget", &fakeRunner{}, "orchestrate", map[string]any{"task": "t", "budget_usd": -1}, "budget_usd must be"},
-		{"budget as text", &fakeRunner{}, "orchestrate", map[string]any{"task": "t", "budget_usd": "1"}, "budget_usd must be"},
-		{"runner failed", &fakeRunner{err: context.DeadlineExceeded}, "orchestrate", map[string]any{"task": "t"}, "could not run: context deadline exceeded"},
-		{"no answer", &fakeRunner{run: noAnswer}, "orchestrate", map[string]any{"task": "t"}, "No answer: no answer within 50 turns"},
+		{"empty task", newFakeConductor(nil, nil), "orchestrate", map[string]any{"task": "  "}, "task is empty"},
+		{"missing question", newFakeConductor(nil, nil), "research", map[string]any{}, "question is empty"},
+		{"task too long", newFakeConductor(nil, nil), "orchestrate", map[string]any{"task": strings.Repeat("x", 65<<10)}, "the limit is 65536"},
+		{"negative budget", newFakeConductor(nil, nil), "orchestrate", map[string]any{"task": "t", "budget_usd": -1}, "budget_usd must be"},
+		{"budget as text", newFakeConductor(nil, nil), "orchestrate", map[string]any{"task": "t", "budget_usd": "1"}, "budget_usd must be"},
+		{"runner failed", newFakeConductor(nil, context.DeadlineExceeded), "orchestrate", map[string]any{"task": "t"}, "could not run: context deadline exceeded"},
+		{"no answer", newFakeConductor(noAnswer, nil), "orchestrate", map[string]any{"task": "t"}, "No answer: no answer within 50 turns"},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			res, _ := callConductor(t, NewConductor(tc.runner, ConductorOptions{}), tc.tool, tc.args, nil, 0)
+			res, _ := callConductor(t, tc.runner, tc.tool, tc.args, nil)
 			if !res.IsError || !strings.Contains(conductorText(res), tc.want) {
 				t.Errorf("error %v, text %q, want %q", res.IsError, conductorText(res), tc.want)
 			}

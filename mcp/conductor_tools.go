@@ -1,13 +1,12 @@
 package mcp
 
 import (
-	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"strings"
 
 	mcpgo "github.com/mark3labs/mcp-go/mcp"
-	mcpserver "github.com/mark3labs/mcp-go/server"
 
 	"github.com/toolhub/toolhub/conductor"
 )
@@ -44,52 +43,36 @@ func conductorTool(name, textArg, textHelp, budgetFor, description string) mcpgo
 	)
 }
 
-// handle returns the handler of one conductor tool; textArg names the
-// argument holding the task.
-func (c *Conductor) handle(mode conductor.Mode, textArg string) mcpserver.ToolHandlerFunc {
-	return func(ctx context.Context, req mcpgo.CallToolRequest) (*mcpgo.CallToolResult, error) {
-		er, err := c.request(req, mode, textArg)
-		if err != nil {
-			return mcpgo.NewToolResultError(err.Error()), nil
-		}
-		progress := newProgressSender(c.server, req, c.opts.Logger)
-		run, err := c.runner.RunEpisode(ctx, er, func(s conductor.Step) { progress.step(ctx, s) })
-		if run == nil {
-			if err == nil {
-				err = fmt.Errorf("no run was recorded")
-			}
-			return mcpgo.NewToolResultError("the episode could not run: " + err.Error()), nil
-		}
-		trace := NewTrace(run)
-		res := mcpgo.NewToolResultStructured(trace, trace.Summary())
-		res.IsError = run.Status != conductor.RunAnswered
-		return res, nil
-	}
-}
+// errNoRun is returned when the conductor gave neither a run nor a reason.
+var errNoRun = errors.New("no run was recorded")
 
-// request checks the arguments of one call.
-func (c *Conductor) request(req mcpgo.CallToolRequest, mode conductor.Mode, textArg string) (EpisodeRequest, error) {
+// episodeRequest checks the arguments of one call; textArg names the
+// argument holding the task, maxBytes caps it (0: DefaultMaxTaskBytes).
+func episodeRequest(req mcpgo.CallToolRequest, mode conductor.Mode, textArg string, maxBytes int) (conductor.Request, error) {
+	if maxBytes <= 0 {
+		maxBytes = DefaultMaxTaskBytes
+	}
 	args := req.GetArguments()
 	text, _ := args[textArg].(string)
 	text = strings.TrimSpace(text)
 	switch {
 	case text == "":
-		return EpisodeRequest{}, fmt.Errorf("%s is empty: say what to do", textArg)
-	case len(text) > c.opts.MaxTaskBytes:
-		return EpisodeRequest{}, fmt.Errorf("%s is %d bytes; the limit is %d", textArg, len(text), c.opts.MaxTaskBytes)
+		return conductor.Request{}, fmt.Errorf("%s is empty: say what to do", textArg)
+	case len(text) > maxBytes:
+		return conductor.Request{}, fmt.Errorf("%s is %d bytes; the limit is %d", textArg, len(text), maxBytes)
 	}
-	er := EpisodeRequest{Task: text, Mode: mode}
+	er := conductor.Request{Task: text, Mode: mode}
 	if b, ok := args["budget_usd"]; ok && b != nil {
 		v, ok := b.(float64)
 		if !ok || v < 0 {
-			return EpisodeRequest{}, fmt.Errorf("budget_usd must be a number of dollars, zero or more")
+			return conductor.Request{}, fmt.Errorf("budget_usd must be a number of dollars, zero or more")
 		}
 		er.BudgetUSD = v
 	}
 	if p, ok := args["preference"]; ok && p != nil {
 		raw, err := json.Marshal(p)
 		if err != nil {
-			return EpisodeRequest{}, fmt.Errorf("preference: %w", err)
+			return conductor.Request{}, fmt.Errorf("preference: %w", err)
 		}
 		er.Preference = raw
 	}

@@ -37,6 +37,12 @@ func errorResult(tool string, err error) *mcpgo.CallToolResult {
 	return mcpgo.NewToolResultError(errorText(tool, err))
 }
 
+// userMessage is what a client sees of one of toolhub's own failures:
+// what could not be done, then why.
+func userMessage(what string, err error) string {
+	return what + ": " + err.Error()
+}
+
 func errorText(tool string, err error) string {
 	var (
 		unknown     *hub.UnknownToolError

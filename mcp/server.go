@@ -56,8 +56,14 @@ type Options struct {
 	ReadyTimeout time.Duration
 	// Relay, when set, delivers downstream notifications (progress, log
 	// messages) to this server; give relay.OnNotification to the hub.
-	Relay  *Relay
-	Logger *slog.Logger
+	Relay *Relay
+	// Conductor, when set, serves the orchestrate and research tools;
+	// Events is where their progress is read from.
+	Conductor Conductor
+	Events    Events
+	// MaxTaskBytes caps one task's text (default DefaultMaxTaskBytes).
+	MaxTaskBytes int
+	Logger       *slog.Logger
 }
 
 // Server is toolhub's MCP server: the catalog's tools as the client sees

@@ -67,13 +67,13 @@ func (s *Server) syncSurface() {
 // buildTools is the tool list for one snapshot under the chosen exposure,
 // with a signature of what clients see of it.
 func (s *Server) buildTools(snap *hub.Snapshot) ([]mcpserver.ServerTool, [sha256.Size]byte) {
-	var meta []mcpserver.ServerTool
+	meta := s.conductorTools()
 	switch s.opts.Expose {
 	case ExposeSearch:
-		meta = []mcpserver.ServerTool{s.findToolsTool(), s.describeToolTool(), s.callToolTool()}
+		meta = append(meta, s.findToolsTool(), s.describeToolTool(), s.callToolTool())
 		return meta, signature(meta)
 	case ExposeBoth:
-		meta = []mcpserver.ServerTool{s.findToolsTool()}
+		meta = append(meta, s.findToolsTool())
 	}
 	reserved := make(map[string]bool, len(meta))
 	for _, m := range meta {

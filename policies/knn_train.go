@@ -8,10 +8,11 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
-	"path/filepath"
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/toolhub/toolhub/internal/fsutil"
 )
 
 // KNNTrainingEnv names the environment variable holding the knn policy's
@@ -28,15 +29,11 @@ func DefaultKNNTrainingPath() (string, error) {
 	if p := os.Getenv(KNNTrainingEnv); p != "" {
 		return p, nil
 	}
-	data := os.Getenv("XDG_DATA_HOME")
-	if data == "" {
-		home, err := os.UserHomeDir()
-		if err != nil {
-			return "", fmt.Errorf("locate knn training file: %w", err)
-		}
-		data = filepath.Join(home, ".local", "share")
+	path, err := fsutil.DataPath(KNNTrainingFile)
+	if err != nil {
+		return "", fmt.Errorf("locate knn training file: %w", err)
 	}
-	return filepath.Join(data, "toolhub", KNNTrainingFile), nil
+	return path, nil
 }
 
 // LoadKNNTraining reads recorded outcomes in either shape:

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/toolhub/toolhub/conductor"
+	"github.com/toolhub/toolhub/events"
 	"github.com/toolhub/toolhub/internal/scriptedmodel"
 	"github.com/toolhub/toolhub/policies"
 )
@@ -97,7 +98,7 @@ func TestCancellationStopsInFlightCall(t *testing.T) {
 	expert := scripted(t, scriptedmodel.RawTextReply("<query>some query</query>"))
 	eps, bus := newEpisodes(t, h, "orch", orchestratorEndpoint(orch.URL()+"/v1"),
 		expertEndpoint(expert.URL()+"/v1", policies.RoleSearch, policies.RoleAnswer))
-	sub := bus.Subscribe(64)
+	sub := bus.Subscribe(events.Filter{Buffer: 64})
 	defer sub.Cancel()
 	ctx, cancel := context.WithCancel(context.Background())
 	go func() {
@@ -116,11 +117,11 @@ func TestCancellationStopsInFlightCall(t *testing.T) {
 		t.Fatalf("status %s\n%+v", run.Status, run.Steps)
 	}
 	sub.Cancel()
-	var kinds []conductor.EventKind
-	for e := range sub.C {
-		kinds = append(kinds, e.Kind)
+	var kinds []events.Type
+	for e := range sub.C() {
+		kinds = append(kinds, e.Type)
 	}
-	if len(kinds) != len(run.Steps)+2 || kinds[0] != conductor.EventRunStarted || kinds[len(kinds)-1] != conductor.EventRunFinished {
+	if len(kinds) != len(run.Steps)+2 || kinds[0] != events.RunStarted || kinds[len(kinds)-1] != events.RunFinished {
 		t.Fatalf("events %v for %d steps", kinds, len(run.Steps))
 	}
 	last := run.Steps[len(run.Steps)-1]

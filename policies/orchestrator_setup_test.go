@@ -14,6 +14,7 @@ import (
 	mcpserver "github.com/mark3labs/mcp-go/server"
 
 	"github.com/toolhub/toolhub/conductor"
+	"github.com/toolhub/toolhub/events"
 	"github.com/toolhub/toolhub/hub"
 	"github.com/toolhub/toolhub/internal/scriptedmodel"
 	"github.com/toolhub/toolhub/llm"
@@ -108,13 +109,13 @@ func scripted(t testing.TB, replies ...scriptedmodel.Reply) *scriptedmodel.Serve
 	return s
 }
 
-func newEpisodes(t testing.TB, h *hub.Hub, orchestrator string, endpoints ...llm.ModelEndpoint) (*conductor.Episodes, *conductor.Bus) {
+func newEpisodes(t testing.TB, h *hub.Hub, orchestrator string, endpoints ...llm.ModelEndpoint) (*conductor.Episodes, *events.Bus) {
 	t.Helper()
 	models, err := llm.NewModels(endpoints, llm.ModelOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	bus := conductor.NewBus()
+	bus := events.New(events.Options{})
 	eps, err := conductor.NewEpisodes(conductor.EpisodesConfig{Tools: h, Models: models, Orchestrator: orchestrator, Bus: bus})
 	if err != nil {
 		t.Fatal(err)

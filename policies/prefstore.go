@@ -9,6 +9,8 @@ import (
 	"path/filepath"
 	"sync"
 	"time"
+
+	"github.com/toolhub/toolhub/internal/fsutil"
 )
 
 // PreferencesFile is the preferences file's name, beside the config file.
@@ -120,7 +122,7 @@ func (s *Store) Save(p Preferences) error {
 	if err != nil {
 		return err
 	}
-	if err := writeFileAtomic(s.path, data, 0o600); err != nil {
+	if err := fsutil.WriteFileAtomic(s.path, data, 0o600); err != nil {
 		return fmt.Errorf("save preferences: %w", err)
 	}
 	s.set(p)

@@ -17,9 +17,9 @@ import (
 	"github.com/toolhub/toolhub/conductor"
 	"github.com/toolhub/toolhub/config"
 	"github.com/toolhub/toolhub/eval"
+	"github.com/toolhub/toolhub/internal/fsutil"
 	"github.com/toolhub/toolhub/llm"
 	"github.com/toolhub/toolhub/policies"
-	"github.com/toolhub/toolhub/runlog"
 )
 
 // runLive runs the episodes not yet journaled and reports on all of them.
@@ -29,7 +29,7 @@ func (f *evalFlags) runLive(cmd *cobra.Command, g *globals, pref policies.Prefer
 	if err != nil {
 		return nil, asUsage(err)
 	}
-	models, grader, err := f.liveConfig(g)
+	_, grader, err := f.liveConfig(g)
 	if err != nil {
 		return nil, err
 	}
@@ -38,13 +38,13 @@ func (f *evalFlags) runLive(cmd *cobra.Command, g *globals, pref policies.Prefer
 		return nil, err
 	}
 	defer d.Close()
-	runner, err := daemon.NewEpisodeRunner(d.Hub(), models, llm.ModelOptions{})
-	if err != nil {
-		return nil, asUsage(err)
-	}
+	// Every policy is measured unrestricted, whatever the saved preferences
+	// say; the daemon stores each run in the run log.
+	d.Planner().SetPreferences(nil)
+	runner := evalRunner{d}
 	names := splitList(f.policies)
 	for _, p := range names {
-		if _, _, err := runner.Policy(p); err != nil {
+		if _, _, err := d.Planner().Policy(p); err != nil {
 			return nil, usageError("--policy %s: %v", p, err)
 		}
 	}
@@ -86,14 +86,10 @@ func (f *evalFlags) runJournaled(ctx context.Context, g *globals, runner eval.Ru
 	}
 	defer journal.Close()
 	opts.Journal, opts.Done = journal, done
-	var entries []eval.JournalEntry
-	err = withRunLog(func(log *runlog.RunLog) error {
-		bar := f.newBar(g)
-		opts.Store, opts.Progress = log, bar.update
-		entries, err = eval.RunLive(ctx, runner, opts)
-		bar.finish()
-		return err
-	})
+	bar := f.newBar(g)
+	opts.Progress = bar.update
+	entries, err := eval.RunLive(ctx, runner, opts)
+	bar.finish()
 	if errors.Is(err, context.Canceled) {
 		return nil, fmt.Errorf("interrupted; %d episodes are journaled in %s: run the same command to resume", len(entries), path)
 	}
@@ -139,13 +135,12 @@ func (f *evalFlags) journalPath() (string, error) {
 	if err != nil {
 		return "", err
 	}
-	data, err := userDataDir()
+	dir, err := fsutil.DataPath("evals")
 	if err != nil {
 		return "", err
 	}
 	settings := fmt.Sprintf("%s\x00%s\x00%s\x00%s\x00%g", abs, f.mode, f.grade, f.judge, f.tolerance)
 	sum := sha256.Sum256([]byte(settings))
-	dir := filepath.Join(data, "toolhub", "evals")
 	if err := os.MkdirAll(dir, 0o700); err != nil {
 		return "", fmt.Errorf("create eval journal dir: %w", err)
 	}
@@ -178,4 +173,12 @@ func (b *evalBar) finish() {
 	if b.bar != nil {
 		_ = b.bar.Finish()
 	}
+}
+
+// evalRunner runs a live eval's episodes through the daemon's engine.
+type evalRunner struct{ d *daemon.Daemon }
+
+func (r evalRunner) Run(ctx context.Context, task conductor.Task, policy string) (*conductor.Run, error) {
+	return r.d.RunEpisode(ctx, conductor.Request{Task: task.Text, Mode: task.Mode, Policy: policy,
+		MaxTurns: task.MaxTurns, Expected: task.Expected})
 }

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/toolhub/toolhub/config"
+	"github.com/toolhub/toolhub/internal/fsutil"
 	"github.com/toolhub/toolhub/retriever"
 )
 
@@ -53,23 +54,11 @@ func indexDir(docs config.Documents) (string, error) {
 		}
 		return docs.Dir, nil
 	}
-	data, err := userDataDir()
+	path, err := fsutil.DataPath("index")
 	if err != nil {
-		return "", err
+		return "", fmt.Errorf("%w (set documents.dir)", err)
 	}
-	return filepath.Join(data, "toolhub", "index"), nil
-}
-
-// userDataDir is $XDG_DATA_HOME, else ~/.local/share.
-func userDataDir() (string, error) {
-	if d := os.Getenv("XDG_DATA_HOME"); filepath.IsAbs(d) {
-		return d, nil
-	}
-	home, err := os.UserHomeDir()
-	if err != nil {
-		return "", fmt.Errorf("no data directory: %w (set documents.dir)", err)
-	}
-	return filepath.Join(home, ".local", "share"), nil
+	return path, nil
 }
 
 // newEmbedder builds the embeddings client; a zero dimension is learnt

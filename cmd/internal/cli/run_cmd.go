@@ -5,13 +5,12 @@ import (
 	"fmt"
 	"io"
 	"strings"
-	"sync"
 
 	"github.com/spf13/cobra"
 
 	"github.com/toolhub/toolhub/conductor"
+	"github.com/toolhub/toolhub/events"
 	"github.com/toolhub/toolhub/policies"
-	"github.com/toolhub/toolhub/runlog"
 )
 
 // stepBuffer is how many events the live view may fall behind by.
@@ -48,7 +47,7 @@ retrieve-answer. --json prints the whole run (task, steps, answer, totals).`,
 			if budget < 0 {
 				return usageError("--budget %g: want dollars, zero or more", budget)
 			}
-			override, err := parsePreferenceFlag(preference)
+			prefRaw, err := preferenceFlag(preference)
 			if err != nil {
 				return err
 			}
@@ -61,23 +60,20 @@ retrieve-answer. --json prints the whole run (task, steps, answer, totals).`,
 			if err := g.waitForServers(ctx, d.Hub()); err != nil {
 				return err
 			}
-			runner := d.Episodes()
-			if _, _, err := runner.Policy(policy); err != nil {
+			if _, _, err := d.Planner().Policy(policy); err != nil {
 				return asUsage(err)
 			}
 			live := io.Writer(g.stdio.Out)
 			if asJSON {
 				live = io.Discard
 			}
-			stop := printSteps(live, runner.Bus())
-			task := conductor.Task{Text: args[0], Mode: conductor.Mode(mode), MaxTurns: maxTurns}
-			run, err := runner.RunWith(ctx, task, policy, override.WithBudget(budget))
+			req := conductor.Request{RunID: conductor.NewRunID(), Task: args[0], Mode: conductor.Mode(mode),
+				Policy: policy, Preference: prefRaw, BudgetUSD: budget, MaxTurns: maxTurns}
+			stop := printSteps(live, d.Bus(), req.RunID)
+			run, err := d.RunEpisode(ctx, req)
 			stop()
 			if err != nil {
 				return err
-			}
-			if err := withRunLog(func(log *runlog.RunLog) error { return log.Put(run) }); err != nil {
-				fmt.Fprintf(g.stdio.Err, "toolhub: the run was not stored: %v\n", err)
 			}
 			if asJSON {
 				return writeJSON(g.stdio.Out, run)
@@ -94,24 +90,15 @@ retrieve-answer. --json prints the whole run (task, steps, answer, totals).`,
 	return cmd
 }
 
-// printSteps prints every step event until the returned stop is called;
-// stop waits until all delivered events are printed.
-func printSteps(w io.Writer, bus *conductor.Bus) (stop func()) {
-	sub := bus.Subscribe(stepBuffer)
-	var wg sync.WaitGroup
-	wg.Add(1)
-	go func() {
-		defer wg.Done()
-		for e := range sub.C {
-			if e.Kind == conductor.EventStep {
-				fmt.Fprintln(w, stepLine(*e.Step))
-			}
+// printSteps prints every step of the run until the returned stop is
+// called; stop waits until all its steps are printed.
+func printSteps(w io.Writer, bus *events.Bus, runID string) (stop func()) {
+	stop, _ = bus.Follow(events.Filter{Mask: events.RunStep, Subject: runID, Buffer: stepBuffer}, func(e events.Event) {
+		if s, ok := e.Data.(conductor.Step); ok {
+			fmt.Fprintln(w, stepLine(s))
 		}
-	}()
-	return func() {
-		sub.Cancel()
-		wg.Wait()
-	}
+	})
+	return stop
 }
 
 // stepLine renders one step on one line.
@@ -163,19 +150,19 @@ func printOutcome(w io.Writer, run *conductor.Run) error {
 	return err
 }
 
-// parsePreferenceFlag reads --preference: a shorthand or a JSON object.
-func parsePreferenceFlag(v string) (policies.Override, error) {
+// preferenceFlag reads --preference, a shorthand or a JSON object, as the
+// JSON the engine takes; it is checked here so a bad one is a usage error.
+func preferenceFlag(v string) (json.RawMessage, error) {
 	v = strings.TrimSpace(v)
 	if v == "" {
-		return policies.Override{}, nil
+		return nil, nil
 	}
 	raw := []byte(v)
 	if !strings.HasPrefix(v, "{") {
 		raw, _ = json.Marshal(v)
 	}
-	o, err := policies.ParseOverride(raw)
-	if err != nil {
-		return o, usageError("--preference: %v", err)
+	if _, err := policies.ParseOverride(raw); err != nil {
+		return nil, usageError("--preference: %v", err)
 	}
-	return o, nil
+	return raw, nil
 }

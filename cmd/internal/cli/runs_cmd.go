@@ -4,22 +4,16 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"path/filepath"
 	"strconv"
 
 	"github.com/spf13/cobra"
 
+	"github.com/toolhub/toolhub/internal/fsutil"
 	"github.com/toolhub/toolhub/runlog"
 )
 
 // runLogDir is where runs are stored: $XDG_DATA_HOME/toolhub/runs.
-func runLogDir() (string, error) {
-	data, err := userDataDir()
-	if err != nil {
-		return "", err
-	}
-	return filepath.Join(data, "toolhub", "runs"), nil
-}
+func runLogDir() (string, error) { return fsutil.DataPath("runs") }
 
 // withRunLog opens the run log for the length of fn.
 func withRunLog(fn func(*runlog.RunLog) error) error {
@@ -27,7 +21,7 @@ func withRunLog(fn func(*runlog.RunLog) error) error {
 	if err != nil {
 		return err
 	}
-	log, err := runlog.OpenRunLog(dir)
+	log, err := runlog.OpenWithRetry(dir)
 	if err != nil {
 		return err
 	}

@@ -9,11 +9,14 @@ import (
 
 	mcpgo "github.com/mark3labs/mcp-go/mcp"
 
+	"github.com/toolhub/toolhub/conductor"
 	"github.com/toolhub/toolhub/config"
+	"github.com/toolhub/toolhub/events"
 	"github.com/toolhub/toolhub/hub"
 	"github.com/toolhub/toolhub/llm"
 	"github.com/toolhub/toolhub/mcp"
 	"github.com/toolhub/toolhub/policies"
+	"github.com/toolhub/toolhub/runlog"
 	"github.com/toolhub/toolhub/tools"
 )
 
@@ -35,8 +38,8 @@ type Options struct {
 	OpenIndex tools.IndexOpener
 	// ModelOptions tune the model clients (tests shorten timeouts).
 	ModelOptions llm.ModelOptions
-	// RunLogDir is where RunEpisode (the orchestrate and research tools,
-	// the desktop) stores runs; empty keeps none.
+	// RunLogDir is where every finished episode (the orchestrate and
+	// research tools, the desktop, toolhub run) is stored; empty keeps none.
 	RunLogDir string
 	// WatchPreferences follows the preferences file live (serve and the
 	// desktop); other commands read it once.
@@ -47,14 +50,16 @@ type Options struct {
 
 // Daemon is everything toolhub runs, built and wired.
 type Daemon struct {
-	hub   *hub.Hub
-	mcp   *mcp.Server
-	docs  *tools.Documents
-	eps   *EpisodeRunner
-	prefs *policies.Store // nil for a config held only in memory
-	host  *hub.ModelHost  // nil unless the config says how to launch the orchestrator
-	runs  *runStore
-	log   *slog.Logger
+	hub     *hub.Hub
+	mcp     *mcp.Server
+	docs    *tools.Documents
+	bus     *events.Bus
+	engine  *conductor.Engine
+	planner *policies.Planner
+	prefs   *policies.Store  // nil for a config held only in memory
+	host    *hub.ModelHost   // nil unless the config says how to launch the orchestrator
+	runs    *runlog.Recorder // nil without a run log directory
+	log     *slog.Logger
 }
 
 // New builds the daemon from opts without starting anything.
@@ -105,14 +110,6 @@ func New(opts Options) (d *Daemon, err error) {
 	if err != nil {
 		return nil, fmt.Errorf("build daemon: %w", err)
 	}
-	var conductor *conductorRunner
-	if !opts.NoConductor {
-		conductor = &conductorRunner{}
-		c := mcp.NewConductor(conductor, mcp.ConductorOptions{Logger: opts.Logger})
-		if specs, err = withBuiltin(specs, conductorSpec(c)); err != nil {
-			return nil, fmt.Errorf("build daemon: %w", err)
-		}
-	}
 	relay := mcp.NewRelay()
 	hubOpts := opts.HubOptions
 	hubOpts.Logger = opts.Logger
@@ -124,23 +121,27 @@ func New(opts Options) (d *Daemon, err error) {
 	if err != nil {
 		return nil, fmt.Errorf("build daemon: %w", err)
 	}
+	bus := events.New(events.Options{})
+	engine, planner, err := newEngine(h, models, bus, opts.ModelOptions)
+	if err != nil {
+		return nil, fmt.Errorf("build daemon: %w", err)
+	}
 	mo := opts.MCP
 	mo.Version, mo.Relay, mo.Logger, mo.WaitReady = Version, relay, opts.Logger, h.WaitSettled
+	if !opts.NoConductor {
+		mo.Conductor, mo.Events = engine, bus
+	}
 	srv, err := mcp.NewServer(h, mo)
 	if err != nil {
 		return nil, fmt.Errorf("build daemon: %w", err)
 	}
-	eps, err := NewEpisodeRunner(h, models, opts.ModelOptions)
-	if err != nil {
-		return nil, fmt.Errorf("build daemon: %w", err)
+	d = &Daemon{hub: h, mcp: srv, docs: docs, bus: bus, engine: engine, planner: planner, host: host,
+		prefs: prefs, log: opts.Logger}
+	if opts.RunLogDir != "" {
+		d.runs = runlog.NewRecorder(opts.RunLogDir, bus, runlog.RecorderOptions{Logger: opts.Logger})
 	}
-	d = &Daemon{hub: h, mcp: srv, docs: docs, eps: eps, host: host, runs: &runStore{dir: opts.RunLogDir}, log: opts.Logger}
-	d.prefs = prefs
-	if d.prefs != nil {
-		d.eps.SetPreferences(d.prefs.Current)
-	}
-	if conductor != nil {
-		conductor.set(d)
+	if prefs != nil {
+		planner.SetPreferences(prefs.Current)
 	}
 	return d, nil
 }
@@ -178,9 +179,20 @@ func (d *Daemon) ModelHost() *hub.ModelHost { return d.host }
 // Hub is the running hub.
 func (d *Daemon) Hub() *hub.Hub { return d.hub }
 
-// Episodes runs orchestration episodes over the hub with the configured
+// Engine runs orchestration episodes over the hub with the configured
 // models and preferences.
-func (d *Daemon) Episodes() *EpisodeRunner { return d.eps }
+func (d *Daemon) Engine() *conductor.Engine { return d.engine }
+
+// Planner decides the policy and the preferences each episode runs under.
+func (d *Daemon) Planner() *policies.Planner { return d.planner }
+
+// RunLog is the recorder that owns the run log: every finished episode is
+// stored by it, and the process reads runs through it. nil without a run
+// log directory.
+func (d *Daemon) RunLog() *runlog.Recorder { return d.runs }
+
+// Bus is the daemon's event bus: every episode's steps, among others.
+func (d *Daemon) Bus() *events.Bus { return d.bus }
 
 // Documents is the documents provider (search, ingest, status); nil when
 // the daemon was built without an index.
@@ -200,6 +212,9 @@ func (d *Daemon) Close() error {
 		d.host.Stop()
 	}
 	err := d.hub.Close()
+	if d.runs != nil {
+		err = errors.Join(err, d.runs.Close())
+	}
 	if d.docs != nil {
 		err = errors.Join(err, d.docs.Close())
 	}

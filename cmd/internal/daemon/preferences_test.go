@@ -29,7 +29,7 @@ func TestPreferencesFollowTheFile(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer d.Close()
-	if got := d.Episodes().Preferences(); got.Privacy != policies.DefaultPreferences().Privacy {
+	if got := d.Planner().Preferences(); got.Privacy != policies.DefaultPreferences().Privacy {
 		t.Fatalf("without a file: privacy %q, want the default", got.Privacy)
 	}
 	prefsPath := filepath.Join(dir, policies.PreferencesFile)
@@ -42,10 +42,10 @@ func TestPreferencesFollowTheFile(t *testing.T) {
 		}
 	}
 	write(`{"privacy": "local-only", "budget_usd": 0.5}`)
-	waitFor(t, "local-only in force", func() bool { return d.Episodes().Preferences().Privacy == policies.PrivacyLocalOnly })
+	waitFor(t, "local-only in force", func() bool { return d.Planner().Preferences().Privacy == policies.PrivacyLocalOnly })
 	write(`{"privacy": "nowhere"}`)
 	waitFor(t, "the invalid file reported", func() bool { return d.Preferences().Err() != nil })
-	if got := d.Episodes().Preferences(); got.Privacy != policies.PrivacyLocalOnly || got.BudgetUSD != 0.5 {
+	if got := d.Planner().Preferences(); got.Privacy != policies.PrivacyLocalOnly || got.BudgetUSD != 0.5 {
 		t.Errorf("after an invalid file: %+v, want the last valid preferences", got)
 	}
 }

@@ -49,9 +49,9 @@ func New(opts Options) *Backend {
 		opts.Config = &config.File{}
 	}
 	if opts.Store != nil {
-		opts.Daemon.Episodes().SetPreferences(opts.Store.Current)
+		opts.Daemon.Planner().SetPreferences(opts.Store.Current)
 	}
-	return &Backend{opts: opts, log: opts.Logger, runs: &runLog{dir: opts.RunLogDir}, endpoint: opts.Endpoint}
+	return &Backend{opts: opts, log: opts.Logger, runs: &runLog{rec: opts.Daemon.RunLog()}, endpoint: opts.Endpoint}
 }
 
 // Close waits for a run-log read or write in progress and refuses later

@@ -32,7 +32,7 @@ func TestSliderWritesPreferencesAndTheHubFollows(t *testing.T) {
 	if err != nil || onDisk.CostWeight != 0.8 {
 		t.Fatalf("file holds %+v, %v; want cost weight 0.8", onDisk, err)
 	}
-	if got := e.daemon.Episodes().Preferences().CostWeight; got != 0.8 {
+	if got := e.daemon.Planner().Preferences().CostWeight; got != 0.8 {
 		t.Fatalf("the daemon's episodes use cost weight %v, want 0.8", got)
 	}
 	deadline := time.Now().Add(10 * time.Second)

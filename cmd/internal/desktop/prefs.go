@@ -8,13 +8,9 @@ import (
 	"github.com/toolhub/toolhub/conductor"
 	"github.com/toolhub/toolhub/hub"
 	"github.com/toolhub/toolhub/llm"
-	"github.com/toolhub/toolhub/mcp"
 	"github.com/toolhub/toolhub/policies"
 	"github.com/toolhub/toolhub/ui"
 )
-
-// conductorServer holds orchestrate and research, which episodes are never offered.
-const conductorServer = "toolhub-" + mcp.ConductorServerName
 
 var errNoStore = errors.New("no preferences file: start the desktop with a config file")
 
@@ -79,12 +75,7 @@ func (b *Backend) Preview(_ context.Context, up ui.Preferences) (ui.PreferencesP
 // offerable is every catalog tool an episode may be offered and every
 // configured model, the orchestrator first.
 func (b *Backend) offerable() ([]*hub.Tool, []llm.ModelInfo) {
-	var tools []*hub.Tool
-	for _, t := range b.opts.Daemon.Hub().Snapshot().Tools() {
-		if t.Server != conductorServer {
-			tools = append(tools, t)
-		}
-	}
+	tools := b.opts.Daemon.Hub().Snapshot().Tools()
 	var models []llm.ModelInfo
 	if m := b.opts.Models; m != nil {
 		models = append(models, llm.ModelInfo{ModelEndpoint: m.Orchestrator})

@@ -5,24 +5,16 @@ import (
 	"fmt"
 	"strings"
 	"sync"
-	"time"
 
 	"github.com/toolhub/toolhub/conductor"
 	"github.com/toolhub/toolhub/runlog"
 )
 
-// runLogRetries is how often opening the run log is retried while another
-// toolhub process (the conductor of `toolhub serve`) holds it for a write.
-const (
-	runLogRetries    = 20
-	runLogRetryPause = 50 * time.Millisecond
-)
-
-// runLog opens the Badger run log for each use only, as the daemon's own
-// run store does, so that both can write and `toolhub runs` can read.
+// runLog reads the run history through the daemon's recorder, the one
+// owner of the run log in this process.
 type runLog struct {
 	mu     sync.Mutex
-	dir    string
+	rec    *runlog.Recorder // nil without a run log
 	closed bool
 }
 
@@ -31,16 +23,16 @@ var (
 	errRunLogClosed = errors.New("the desktop is shutting down")
 )
 
-// close waits for the use in progress and refuses later ones.
+// close waits for the read in progress and refuses later ones.
 func (l *runLog) close() {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	l.closed = true
 }
 
-// with opens the log, calls fn and closes it again.
+// with calls fn with the open log.
 func (l *runLog) with(fn func(*runlog.RunLog) error) error {
-	if l.dir == "" {
+	if l.rec == nil {
 		return errNoRunLog
 	}
 	l.mu.Lock()
@@ -48,19 +40,7 @@ func (l *runLog) with(fn func(*runlog.RunLog) error) error {
 	if l.closed {
 		return errRunLogClosed
 	}
-	var log *runlog.RunLog
-	var err error
-	for range runLogRetries {
-		if log, err = runlog.OpenRunLog(l.dir); err == nil {
-			break
-		}
-		time.Sleep(runLogRetryPause)
-	}
-	if err != nil {
-		return err
-	}
-	err = fn(log)
-	return errors.Join(err, log.Close())
+	return l.rec.View(fn)
 }
 
 func (l *runLog) get(id string) (*conductor.Run, error) {
@@ -74,7 +54,7 @@ func (l *runLog) get(id string) (*conductor.Run, error) {
 
 // list returns up to limit runs whose task contains query (any case), newest first.
 func (l *runLog) list(query string, limit int) ([]*conductor.Run, error) {
-	if l.dir == "" {
+	if l.rec == nil {
 		return nil, nil
 	}
 	var all []*conductor.Run

@@ -4,7 +4,7 @@ import (
 	"context"
 
 	"github.com/toolhub/toolhub/conductor"
-	"github.com/toolhub/toolhub/policies"
+	"github.com/toolhub/toolhub/events"
 	"github.com/toolhub/toolhub/ui"
 )
 
@@ -12,8 +12,14 @@ import (
 // current preferences, its steps passed on as they are recorded; the daemon
 // stores the run.
 func (b *Backend) Run(ctx context.Context, req ui.RunRequest, onStep func(ui.RunStep)) (ui.RunDetail, error) {
-	task := conductor.Task{Text: req.Task, Mode: conductor.Mode(req.Mode), OnStep: func(s conductor.Step) { onStep(runStep(s)) }}
-	run, err := b.opts.Daemon.RunEpisode(ctx, task, "", policies.Override{})
+	creq := conductor.Request{RunID: conductor.NewRunID(), Task: req.Task, Mode: conductor.Mode(req.Mode)}
+	stop, _ := b.opts.Daemon.Bus().Follow(events.Filter{Mask: events.RunStep, Subject: creq.RunID}, func(e events.Event) {
+		if s, ok := e.Data.(conductor.Step); ok {
+			onStep(runStep(s))
+		}
+	})
+	run, err := b.opts.Daemon.RunEpisode(ctx, creq)
+	stop()
 	if run == nil {
 		return ui.RunDetail{}, err
 	}

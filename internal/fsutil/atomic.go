@@ -1,4 +1,4 @@
-package policies
+package fsutil
 
 import (
 	"fmt"
@@ -7,11 +7,11 @@ import (
 	"runtime"
 )
 
-// writeFileAtomic replaces path with data so that a reader sees either the
+// WriteFileAtomic replaces path with data so that a reader sees either the
 // old file or the whole new one: a temporary file in the same directory,
 // written and synced, then renamed over path, then the directory synced.
-// (The config package has the same routine; policies may not import it.)
-func writeFileAtomic(path string, data []byte, perm os.FileMode) (err error) {
+// Missing directories are created (0700).
+func WriteFileAtomic(path string, data []byte, perm os.FileMode) (err error) {
 	dir := filepath.Dir(path)
 	if err := os.MkdirAll(dir, 0o700); err != nil {
 		return fmt.Errorf("create %s: %w", dir, err)
@@ -26,13 +26,7 @@ func writeFileAtomic(path string, data []byte, perm os.FileMode) (err error) {
 			_ = os.Remove(tmp.Name())
 		}
 	}()
-	if err := tmp.Chmod(perm); err != nil {
-		return fmt.Errorf("write %s: %w", path, err)
-	}
-	if _, err := tmp.Write(data); err != nil {
-		return fmt.Errorf("write %s: %w", path, err)
-	}
-	if err := tmp.Sync(); err != nil {
+	if err := writeAndSync(tmp, data, perm); err != nil {
 		return fmt.Errorf("write %s: %w", path, err)
 	}
 	if err := tmp.Close(); err != nil {
@@ -42,6 +36,16 @@ func writeFileAtomic(path string, data []byte, perm os.FileMode) (err error) {
 		return fmt.Errorf("replace %s: %w", path, err)
 	}
 	return syncDir(dir)
+}
+
+func writeAndSync(f *os.File, data []byte, perm os.FileMode) error {
+	if err := f.Chmod(perm); err != nil {
+		return err
+	}
+	if _, err := f.Write(data); err != nil {
+		return err
+	}
+	return f.Sync()
 }
 
 // syncDir makes a rename in dir durable. Windows cannot sync directories.

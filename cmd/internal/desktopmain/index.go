@@ -1,4 +1,4 @@
-package main
+package desktopmain
 
 import (
 	"context"
@@ -13,10 +13,10 @@ import (
 )
 
 // indexOpener opens the configured document index for the documents tools,
-// BM25 only: documents.dir, or <data>/toolhub/index.
+// BM25 only: documents.dir, or index in toolhub's data directory.
 func indexOpener(docs config.Documents, data string, log *slog.Logger) tools.IndexOpener {
 	return func(context.Context) (*retriever.Index, error) {
-		dir := filepath.Join(data, "toolhub", "index")
+		dir := filepath.Join(data, "index")
 		if docs.Dir != "" {
 			dir = docs.Dir
 			if rest, ok := strings.CutPrefix(dir, "~/"); ok {

@@ -1,0 +1,52 @@
+package daemon
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/toolhub/toolhub/conductor"
+	"github.com/toolhub/toolhub/config"
+	"github.com/toolhub/toolhub/events"
+	"github.com/toolhub/toolhub/hub"
+	"github.com/toolhub/toolhub/llm"
+	"github.com/toolhub/toolhub/policies"
+)
+
+// LoadModels reads the models and orchestrator sections of the config file
+// f came from; a config held only in memory gets the defaults.
+func LoadModels(f *config.File) (*config.Models, error) {
+	path, data, err := configSource(f)
+	if err != nil {
+		return nil, err
+	}
+	return config.ReadModels(path, data)
+}
+
+// newEngine builds the conductor over h's tools and the configured models:
+// episodes publish on bus, and the planner runs them under the preferences.
+func newEngine(h *hub.Hub, m *config.Models, bus *events.Bus, opts llm.ModelOptions) (*conductor.Engine, *policies.Planner, error) {
+	endpoints := append([]llm.ModelEndpoint{m.Orchestrator}, m.Endpoints...)
+	models, err := llm.NewModels(endpoints, opts)
+	if err != nil {
+		return nil, nil, fmt.Errorf("build models: %w", err)
+	}
+	eps, err := conductor.NewEpisodes(conductor.EpisodesConfig{Tools: h, Models: models,
+		Orchestrator: m.Orchestrator.Name, Bus: bus})
+	if err != nil {
+		return nil, nil, fmt.Errorf("build episodes: %w", err)
+	}
+	planner := policies.NewPlanner(policies.PlannerOptions{Policy: m.Policy, Fallback: m.Fallback,
+		Temperature: m.Temperature, MaxTurns: m.MaxTurns}, nil)
+	engine, err := conductor.NewEngine(eps, planner, conductor.EngineOptions{Ready: h.WaitSettled})
+	if err != nil {
+		return nil, nil, err
+	}
+	return engine, planner, nil
+}
+
+// RunEpisode runs one episode the way every surface does (the MCP tools,
+// the desktop, `toolhub run`): see conductor.Engine.Run. Its steps are on
+// the daemon's bus, and the run is stored in the run log from there.
+func (d *Daemon) RunEpisode(ctx context.Context, req conductor.Request) (*conductor.Run, error) {
+	return d.engine.Run(ctx, req)
+}

@@ -1,0 +1,162 @@
+package desktopmain
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"log/slog"
+	"os"
+	"path/filepath"
+	"runtime"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/app"
+
+	"github.com/toolhub/toolhub/cmd/internal/daemon"
+	"github.com/toolhub/toolhub/cmd/internal/desktop"
+	"github.com/toolhub/toolhub/config"
+	"github.com/toolhub/toolhub/internal/fsutil"
+	"github.com/toolhub/toolhub/policies"
+	"github.com/toolhub/toolhub/ui"
+)
+
+// flags are the desktop's command-line options.
+type flags struct {
+	config   string
+	httpAddr string
+	noHTTP   bool
+	tab      string
+	search   string
+	runTask  string
+	width    float64
+	height   float64
+}
+
+// Main runs the desktop app with the command-line arguments args (without
+// the program name) until its window closes or ctx ends, and returns the
+// exit status.
+func Main(ctx context.Context, args []string) int {
+	var f flags
+	fs := flag.NewFlagSet("toolhub-desktop", flag.ContinueOnError)
+	fs.StringVar(&f.config, "config", "", "toolhub config file (default: $TOOLHUB_CONFIG or the user config dir)")
+	fs.StringVar(&f.httpAddr, "http", "127.0.0.1:8765", "address of the MCP HTTP endpoint")
+	fs.BoolVar(&f.noHTTP, "no-http", false, "do not serve MCP over HTTP")
+	fs.StringVar(&f.tab, "tab", "", "tab to show first: Preferences, Servers and models, Documents or Runs")
+	fs.StringVar(&f.search, "search", "", "search the documents for this at start")
+	fs.StringVar(&f.runTask, "run", "", "run this task at start")
+	fs.Float64Var(&f.width, "width", 0, "window width (default: as last closed)")
+	fs.Float64Var(&f.height, "height", 0, "window height (default: as last closed)")
+	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return 0
+		}
+		return 2
+	}
+	log := slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelInfo}))
+	if err := run(ctx, f, log); err != nil {
+		fmt.Fprintln(os.Stderr, "toolhub-desktop:", err)
+		return 1
+	}
+	return 0
+}
+
+func run(ctx context.Context, f flags, log *slog.Logger) error {
+	cfg, models, err := loadConfig(f.config)
+	if err != nil {
+		return err
+	}
+	data, err := fsutil.DataDir()
+	if err != nil {
+		return err
+	}
+	runs := filepath.Join(data, "runs")
+	d, err := daemon.New(daemon.Options{Config: cfg, Logger: log, RunLogDir: runs,
+		OpenIndex: indexOpener(cfg.Documents, data, log), WatchPreferences: true})
+	if err != nil {
+		return err
+	}
+	defer d.Close()
+	store := d.Preferences()
+	if store == nil { // a config held only in memory: keep them in the data folder
+		if store, err = openDataPreferences(data, log); err != nil {
+			return err
+		}
+		defer store.Close()
+	}
+	d.Start(ctx)
+	d.StartModelHost(ctx)
+	backend := desktop.New(desktop.Options{Daemon: d, Config: cfg, Models: models, Store: store, RunLogDir: runs, Logger: log})
+	defer backend.Close()
+	if !f.noHTTP {
+		stopHTTP := serveHTTP(ctx, d, f, backend, log)
+		defer stopHTTP()
+	}
+	return show(ctx, backend, f)
+}
+
+// show runs the window until it is closed (or ctx ends).
+func show(ctx context.Context, backend *desktop.Backend, f flags) error {
+	a := app.NewWithID("dev.toolhub.desktop")
+	w := ui.New(a, backend, ui.Options{})
+	if trayAvailable() {
+		w.InstallTray()
+	}
+	w.Start()
+	if f.width > 0 && f.height > 0 {
+		w.Window.Resize(fyne.NewSize(float32(f.width), float32(f.height)))
+	}
+	if f.tab != "" {
+		w.Select(f.tab)
+	}
+	if f.search != "" {
+		w.Documents.Search(f.search)
+	}
+	if f.runTask != "" {
+		w.Runs.RunTask(f.runTask)
+	}
+	go func() {
+		<-ctx.Done()
+		w.Quit()
+	}()
+	w.Window.ShowAndRun()
+	w.Stop()
+	return nil
+}
+
+// trayAvailable reports whether a system tray can be reached: on Linux and
+// the BSDs the tray is a D-Bus service, so a session bus is needed.
+func trayAvailable() bool {
+	switch runtime.GOOS {
+	case "windows", "darwin":
+		return true
+	default:
+		return os.Getenv("DBUS_SESSION_BUS_ADDRESS") != ""
+	}
+}
+
+func loadConfig(flagValue string) (*config.File, *config.Models, error) {
+	path, source, err := config.Locate(flagValue)
+	if err != nil {
+		return nil, nil, err
+	}
+	cfg, err := config.Load(path, source)
+	if err != nil {
+		return nil, nil, err
+	}
+	models, err := daemon.LoadModels(cfg)
+	if err != nil {
+		return nil, nil, err
+	}
+	return cfg, models, nil
+}
+
+// openDataPreferences opens preferences.json in the data folder, for a
+// config held only in memory.
+func openDataPreferences(data string, log *slog.Logger) (*policies.Store, error) {
+	path := filepath.Join(data, policies.PreferencesFile)
+	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
+		return nil, fmt.Errorf("preferences folder: %w", err)
+	}
+	return policies.OpenStore(path, policies.StoreOptions{Logger: log})
+}

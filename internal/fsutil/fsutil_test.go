@@ -1,0 +1,64 @@
+package fsutil
+
+import (
+	"os"
+	"path/filepath"
+	"testing"
+)
+
+func TestDataDir(t *testing.T) {
+	home := t.TempDir()
+	t.Setenv("HOME", home)
+	tests := []struct {
+		name, xdg, want string
+	}{
+		{"absolute XDG_DATA_HOME", "/srv/data", "/srv/data/toolhub"},
+		{"relative XDG_DATA_HOME is ignored", "rel/data", filepath.Join(home, ".local", "share", "toolhub")},
+		{"unset", "", filepath.Join(home, ".local", "share", "toolhub")},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Setenv("XDG_DATA_HOME", tc.xdg)
+			got, err := DataDir()
+			if err != nil || got != tc.want {
+				t.Fatalf("DataDir() = %q, %v; want %q", got, err, tc.want)
+			}
+		})
+	}
+}
+
+func TestWriteFileAtomicReplacesWholeAndLeavesNoTemp(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "sub", "prefs.json")
+	for _, content := range []string{"first", "second, longer"} {
+		if err := WriteFileAtomic(path, []byte(content), 0o600); err != nil {
+			t.Fatal(err)
+		}
+		got, err := os.ReadFile(path)
+		if err != nil || string(got) != content {
+			t.Fatalf("read %q, %v; want %q", got, err, content)
+		}
+	}
+	fi, err := os.Stat(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if fi.Mode().Perm() != 0o600 {
+		t.Fatalf("mode %v, want 0600", fi.Mode().Perm())
+	}
+	entries, _ := os.ReadDir(filepath.Dir(path))
+	if len(entries) != 1 {
+		t.Fatalf("directory holds %d entries, want only the file", len(entries))
+	}
+}
+
+func TestWriteFileAtomicFailsIntoAFileAsDirectory(t *testing.T) {
+	dir := t.TempDir()
+	blocker := filepath.Join(dir, "file")
+	if err := os.WriteFile(blocker, nil, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if err := WriteFileAtomic(filepath.Join(blocker, "x.json"), []byte("x"), 0o600); err == nil {
+		t.Fatal("writing below a regular file succeeded")
+	}
+}

@@ -1,0 +1,103 @@
+package policies
+
+import (
+	"fmt"
+	"sync"
+
+	"github.com/toolhub/toolhub/conductor"
+)
+
+// PlannerOptions are the config's orchestrator settings a Planner builds
+// policies from.
+type PlannerOptions struct {
+	Policy      string  // the default policy ("" is the orchestrator)
+	Fallback    string  // the orchestrator's fallback policy ("" is retrieve-answer)
+	Temperature float64 // the orchestrator's sampling temperature
+	MaxTurns    int     // the configured turn limit (0: the preferences' own)
+}
+
+// Planner is the conductor.Planner of toolhub: it picks the policy by name
+// and runs each episode under the saved preferences tightened by the
+// request's own preference and budget.
+type Planner struct {
+	opts PlannerOptions
+
+	mu      sync.Mutex
+	current func() Preferences // nil: unrestricted
+}
+
+// NewPlanner returns a planner; current reads the preferences in force at
+// the start of each episode (a Store's Current follows the file live), and
+// nil runs every episode unrestricted.
+func NewPlanner(opts PlannerOptions, current func() Preferences) *Planner {
+	return &Planner{opts: opts, current: current}
+}
+
+// SetPreferences replaces where the preferences are read from.
+func (p *Planner) SetPreferences(current func() Preferences) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.current = current
+}
+
+// Preferences returns the preferences in force for the next episode.
+func (p *Planner) Preferences() Preferences {
+	p.mu.Lock()
+	current := p.current
+	p.mu.Unlock()
+	if current == nil {
+		return Unrestricted()
+	}
+	return current()
+}
+
+// Plan implements conductor.Planner.
+func (p *Planner) Plan(req conductor.Request, eps *conductor.Episodes) (conductor.Task, conductor.Policy, error) {
+	override, err := requestOverride(req)
+	if err != nil {
+		return conductor.Task{}, nil, err
+	}
+	policy, name, err := p.Policy(req.Policy)
+	if err != nil {
+		return conductor.Task{}, nil, err
+	}
+	task := conductor.Task{Text: req.Task, Mode: req.Mode, PolicyName: name, MaxTurns: req.MaxTurns, Expected: req.Expected}
+	if task.MaxTurns == 0 {
+		task.MaxTurns = p.opts.MaxTurns
+	}
+	return PrepareTask(task, p.Preferences().Tighten(override), eps), policy, nil
+}
+
+// Policy builds the policy named name ("" for the configured default) and
+// says which name it got.
+func (p *Planner) Policy(name string) (conductor.Policy, string, error) {
+	if name == "" {
+		name = p.opts.Policy
+	}
+	if name == "" {
+		name = PolicyOrchestrator
+	}
+	orch := Orchestrator{Temperature: p.opts.Temperature}
+	if p.opts.Fallback != "" && name == PolicyOrchestrator {
+		fb, err := NewPolicy(p.opts.Fallback, Orchestrator{Temperature: p.opts.Temperature})
+		if err != nil {
+			return nil, name, fmt.Errorf("orchestrator.fallback: %w", err)
+		}
+		orch.Fallback = fb
+	}
+	policy, err := NewPolicy(name, orch)
+	return policy, name, err
+}
+
+// requestOverride reads the request's preference and budget; they apply
+// only where they tighten the saved preferences.
+func requestOverride(req conductor.Request) (Override, error) {
+	var o Override
+	if len(req.Preference) > 0 {
+		var err error
+		if o, err = ParseOverride(req.Preference); err != nil {
+			return o, fmt.Errorf("preference: %w", err)
+		}
+	}
+	return o.WithBudget(req.BudgetUSD), nil
+}
