@@ -62,7 +62,7 @@ func answeredRun() *conductor.Run {
 
 // callConductor calls tool on a server whose conductor is c, in process,
 // and collects the progress messages that arrived before the result.
-func callConductor(t *testing.T, c *fakeConductor, tool string, args map[string]any, token any) (*mcpgo.CallToolResult, []string) {
+func callConductor(t *testing.T, c *fakeConductor, tool string, args map[string]any, token any, want int) (*mcpgo.CallToolResult, []string) {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
@@ -100,21 +100,26 @@ func callConductor(t *testing.T, c *fakeConductor, tool string, args map[string]
 	if err != nil {
 		t.Fatal(err)
 	}
-	// Everything sent before the result is queued by now; the in-process
-	// client hands it over on its own goroutine, so collect until it stops
-	// coming (a ping round trip drains the client's notification queue).
-	if err := client.Ping(ctx); err != nil {
-		t.Fatal(err)
-	}
+	// Everything was sent before the result; the in-process client hands
+	// notifications over on its own goroutine, so wait for the ones wanted.
 	var got []string
-	for {
+	for len(got) < want {
 		select {
 		case m := <-progress:
 			got = append(got, m)
-		default:
-			return res, got
+		case <-ctx.Done():
+			t.Fatalf("%d progress notifications arrived, want %d", len(got), want)
 		}
 	}
+	if err := client.Ping(ctx); err != nil {
+		t.Fatal(err)
+	}
+	select {
+	case m := <-progress:
+		t.Fatalf("an extra progress notification arrived: %q", m)
+	default:
+	}
+	return res, got
 }
 
 func conductorText(res *mcpgo.CallToolResult) string {
@@ -130,7 +135,7 @@ func conductorText(res *mcpgo.CallToolResult) string {
 func TestConductorReturnsTraceAndProgress(t *testing.T) {
 	runner := newFakeConductor(answeredRun(), nil)
 	res, progress := callConductor(t, runner, "orchestrate",
-		map[string]any{"task": "  add 40 and 2 ", "budget_usd": 0.5, "preference": "local-only"}, "tok")
+		map[string]any{"task": "  add 40 and 2 ", "budget_usd": 0.5, "preference": "local-only"}, "tok", 3)
 	if res.IsError {
 		t.Fatalf("error result: %s", conductorText(res))
 	}
@@ -161,7 +166,7 @@ func TestConductorReturnsTraceAndProgress(t *testing.T) {
 
 func TestConductorWithoutProgressToken(t *testing.T) {
 	res, progress := callConductor(t, newFakeConductor(answeredRun(), nil),
-		"research", map[string]any{"question": "q"}, nil)
+		"research", map[string]any{"question": "q"}, nil, 0)
 	if res.IsError || len(progress) != 0 {
 		t.Fatalf("error %v, %d progress notifications without a token", res.IsError, len(progress))
 	}
@@ -186,7 +191,7 @@ func TestConductorErrors(t *testing.T) {
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			res, _ := callConductor(t, tc.runner, tc.tool, tc.args, nil)
+			res, _ := callConductor(t, tc.runner, tc.tool, tc.args, nil, 0)
 			if !res.IsError || !strings.Contains(conductorText(res), tc.want) {
 				t.Errorf("error %v, text %q, want %q", res.IsError, conductorText(res), tc.want)
 			}

@@ -14,8 +14,24 @@ import (
 const preferenceHelp = `optional, may only tighten the saved preferences: "local-only", "prefer-local", ` +
 	`"cheap", "fast", or an object such as {"privacy": "local-only", "cost_weight": 0.8, "budget_usd": 0.05}`
 
+// The names of toolhub's own conductor tools.
+const (
+	OrchestrateToolName = "orchestrate"
+	ResearchToolName    = "research"
+)
+
+// ownTool reports whether name is one of toolhub's own tools, which are
+// served here rather than forwarded to the catalog.
+func ownTool(name string) bool {
+	switch name {
+	case FindToolsName, DescribeToolName, CallToolName, OrchestrateToolName, ResearchToolName:
+		return true
+	}
+	return false
+}
+
 func orchestrateTool() mcpgo.Tool {
-	return conductorTool("orchestrate", "task", "the task, in plain words", "this task",
+	return conductorTool(OrchestrateToolName, "task", "the task, in plain words", "this task",
 		"Hand a multi-step task to toolhub's orchestrator model. It plans step by step and "+
 			"calls the user's tools and other models, preferring cheap and local ones, within the user's privacy, "+
 			"cost and latency preferences. Sends a progress notification per step and returns the answer with a "+
@@ -23,7 +39,7 @@ func orchestrateTool() mcpgo.Tool {
 }
 
 func researchTool() mcpgo.Tool {
-	return conductorTool("research", "question", "the question", "this question",
+	return conductorTool(ResearchToolName, "question", "the question", "this question",
 		"Answer a question by research: toolhub's orchestrator searches the user's local "+
 			"documents (and the web when configured), reasons with code when useful, and picks which model "+
 			"answers, within the user's privacy, cost and latency preferences. Sends a progress notification per "+

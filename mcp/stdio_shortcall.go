@@ -42,7 +42,7 @@ func (c *stdioConn) shortCall(env envelope) (*shortCallParams, bool) {
 			return nil, false
 		}
 	}
-	if p.Name == FindToolsName || p.Name == DescribeToolName || p.Name == CallToolName || c.s.mcp.GetTool(p.Name) == nil {
+	if ownTool(p.Name) || c.s.mcp.GetTool(p.Name) == nil {
 		return nil, false
 	}
 	return &p, true

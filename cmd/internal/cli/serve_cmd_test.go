@@ -159,7 +159,7 @@ func toolNames(t *testing.T, c *mcpclient.Client) []string {
 
 func TestServeStdioWithoutServers(t *testing.T) {
 	c, stdout, done := serveStdio(t, writeConfig(t, ""), "--expose", "search")
-	if got := toolNames(t, c); !slices.Equal(got, []string{"call_tool", "describe_tool", "find_tools"}) {
+	if got := toolNames(t, c); !slices.Equal(got, []string{"call_tool", "describe_tool", "find_tools", "orchestrate", "research"}) {
 		t.Errorf("tools = %v", got)
 	}
 	_ = c.Close() // closes toolhub's stdin: serve must end cleanly
