@@ -59,9 +59,10 @@ bench: setup build ## Run the Go benchmarks and the toolhub bench suite
 	$(BIN)/toolhub bench catalog
 
 .PHONY: lint
-lint: ## gofmt and go vet
+lint: ## gofmt, go vet and golangci-lint (pinned; .golangci.yml)
 	@out=$$(gofmt -l $$(git ls-files '*.go')); if [[ -n "$$out" ]]; then echo "gofmt needed:"; echo "$$out"; exit 1; fi
 	$(GO) vet ./...
+	./scripts/golangci-lint.sh
 
 .PHONY: clean
 clean: ## Remove build outputs

@@ -52,7 +52,7 @@ func RunInProcessEcho(ctx context.Context, calls, workers int) (InProcessReport,
 	defer h.Close()
 	h.Start(ctx)
 	if ok, err := h.WaitTool(ctx, echoTool); err != nil || !ok {
-		return rep, fmt.Errorf("in-process bench: the echo tool never appeared (%v)", err)
+		return rep, fmt.Errorf("in-process bench: the echo tool never appeared: %w", err)
 	}
 	rep.HubCallsPerSec, rep.HubLatency, err = hammer(ctx, calls, workers, func(int) func(context.Context) error {
 		return func(ctx context.Context) error {

@@ -85,7 +85,7 @@ func readPython(d decoder, v *hujson.Value, p *Python) {
 		what := "python." + m.key
 		switch m.key {
 		case "enabled":
-			enabled, _ := d.boolean(m.value, what)
+			enabled := d.boolean(m.value, what)
 			p.Disabled = !enabled
 		case "command":
 			p.Command, _ = d.str(m.value, what)

@@ -68,13 +68,14 @@ func (d decoder) str(v *hujson.Value, what string) (string, bool) {
 	return lit.String(), true
 }
 
-func (d decoder) boolean(v *hujson.Value, what string) (bool, bool) {
+// boolean decodes true or false; anything else is a problem and false.
+func (d decoder) boolean(v *hujson.Value, what string) bool {
 	lit, ok := v.Value.(hujson.Literal)
 	if !ok || (lit.Kind() != 't' && lit.Kind() != 'f') {
 		d.wrongType(v, what, "true or false")
-		return false, false
+		return false
 	}
-	return lit.Bool(), true
+	return lit.Bool()
 }
 
 // number decodes any JSON number.
@@ -124,21 +125,21 @@ func (d decoder) strList(v *hujson.Value, what string) ([]string, bool) {
 	return out, ok
 }
 
-// strMap decodes an object whose values are all strings.
-func (d decoder) strMap(v *hujson.Value, what string) (map[string]string, map[string]int, bool) {
+// strMap decodes an object whose values are all strings, with the offset
+// of each value; a value of another type is a problem and kept as "".
+func (d decoder) strMap(v *hujson.Value, what string) (map[string]string, map[string]int) {
 	members, ok := d.object(v, what)
 	if !ok {
-		return nil, nil, false
+		return nil, nil
 	}
 	out := make(map[string]string, len(members))
 	offsets := make(map[string]int, len(members))
 	for _, m := range members {
-		s, good := d.str(m.value, what+"."+m.key)
-		ok = ok && good
+		s, _ := d.str(m.value, what+"."+m.key)
 		out[m.key] = s
 		offsets[m.key] = m.valueAt
 	}
-	return out, offsets, ok
+	return out, offsets
 }
 
 // raw returns a value as standard JSON (comments and trailing commas removed).

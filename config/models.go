@@ -186,7 +186,7 @@ func readEndpointFields(d decoder, fields []member, what string, known []string,
 		case "timeout":
 			ep.Timeout = readDuration(d, f, at)
 		case "sampling":
-			ep.Sampling, _ = d.boolean(f.value, at)
+			ep.Sampling = d.boolean(f.value, at)
 		default:
 			if !slices.Contains(known, f.key) {
 				d.at(f.keyAt, "%s: unknown key %q%s", what, f.key, didYouMean(f.key, known))

@@ -44,7 +44,7 @@ func readLaunch(d decoder, outer member) *Launch {
 				d.at(m.valueAt, "%s: want the program and its arguments, e.g. [\"llama-server\", \"--jinja\"]", what)
 			}
 		case "env":
-			l.Env, _, _ = d.strMap(m.value, what)
+			l.Env, _ = d.strMap(m.value, what)
 		case "cwd":
 			l.Cwd, _ = d.str(m.value, what)
 		case "health":

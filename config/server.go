@@ -93,7 +93,7 @@ func (r *serverReader) field(m member) {
 	case "locality":
 		s.Locality, _ = d.str(m.value, what)
 	case "enabled":
-		enabled, _ := d.boolean(m.value, what)
+		enabled := d.boolean(m.value, what)
 		s.Disabled = !enabled
 	case "disabledTools":
 		s.DisabledTools, _ = d.strList(m.value, what)
@@ -102,7 +102,7 @@ func (r *serverReader) field(m member) {
 	case "costPerCall":
 		s.CostPerCall, _ = d.number(m.value, what)
 	case "unprefixed":
-		s.Unprefixed, _ = d.boolean(m.value, what)
+		s.Unprefixed = d.boolean(m.value, what)
 	default:
 		r.otherKey(m)
 	}
@@ -110,7 +110,7 @@ func (r *serverReader) field(m member) {
 
 // strMap decodes env or headers, remembering where each value was written.
 func (r *serverReader) strMap(m member, key string) map[string]string {
-	values, offsets, _ := r.d.strMap(m.value, r.what(key))
+	values, offsets := r.d.strMap(m.value, r.what(key))
 	for k, off := range offsets {
 		r.s.at[key+"/"+k] = r.d.pos(off)
 	}
@@ -136,7 +136,7 @@ func (r *serverReader) otherKey(m member) {
 			r.typ = TypeHTTP
 		}
 	case "disabled": // Cline, Roo Code
-		disabled, _ := r.d.boolean(m.value, r.what(m.key))
+		disabled := r.d.boolean(m.value, r.what(m.key))
 		r.s.Disabled = disabled
 	default:
 		r.warn(fmt.Sprintf("%s: key %q is not used by toolhub and was left out", r.what(""), m.key))

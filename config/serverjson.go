@@ -3,6 +3,7 @@ package config
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"strconv"
 	"strings"
@@ -118,8 +119,8 @@ func checkServer(name string, s Server) []string {
 	src := append([]byte(`{"mcpServers":{`+string(key)+`:`), body...)
 	src = append(src, "}}"...)
 	if _, err := Parse("", src); err != nil {
-		pe, ok := err.(*ProblemsError)
-		if !ok {
+		var pe *ProblemsError
+		if !errors.As(err, &pe) {
 			return []string{err.Error()}
 		}
 		msgs := make([]string, len(pe.Problems))

@@ -111,7 +111,7 @@ func (d *downstream) handshakeError(conn *connection, step string, err error) er
 		reason = conn.awaitBrokenReason(stdoutEndGrace + time.Second)
 	}
 	if reason != nil {
-		return fmt.Errorf("%s: %w (%v)", step, reason, err)
+		return fmt.Errorf("%s: %w (%w)", step, reason, err)
 	}
 	return fmt.Errorf("%s: %w", step, err)
 }

@@ -28,7 +28,7 @@ type stdioTransport struct {
 
 	mu      sync.Mutex
 	pending map[string]chan *transport.JSONRPCResponse
-	ctx     context.Context // Start's, for the server's requests
+	ctx     context.Context //nolint:containedctx // Start's: the transport's lifetime, as mcp-go's transports keep it
 
 	handlerMu sync.RWMutex
 	onNote    func(mcpgo.JSONRPCNotification)

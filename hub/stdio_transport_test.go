@@ -3,6 +3,7 @@ package hub
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"io"
 	"testing"
 	"time"
@@ -75,7 +76,7 @@ func TestStdioTransportEndsWaitingRequestsWhenTheStreamEnds(t *testing.T) {
 	close(lines)
 	select {
 	case err := <-done:
-		if err != transport.ErrTransportClosed {
+		if !errors.Is(err, transport.ErrTransportClosed) {
 			t.Errorf("request after the stream ended: %v, want ErrTransportClosed", err)
 		}
 	case <-time.After(waitLimit):

@@ -31,7 +31,7 @@ type fakeBackend struct {
 	// runGate, when set, holds a run after its first two steps until ctx ends
 	// or the gate is closed.
 	runGate chan struct{}
-	runCtx  context.Context
+	runCtx  context.Context //nolint:containedctx // the held run's, for the test to watch
 	// detailGate, when set, holds RunDetail until closed; details counts answers.
 	detailGate chan struct{}
 	details    int

@@ -162,7 +162,7 @@ func TestReadReportsEOF(t *testing.T) {
 	r, w := newPipe(t)
 	src := Wrap(r)
 	w.Close()
-	if n, err := src.Read(make([]byte, 8)); n != 0 || err != io.EOF {
+	if n, err := src.Read(make([]byte, 8)); n != 0 || !errors.Is(err, io.EOF) {
 		t.Errorf("read at end: %d, %v; want 0, EOF", n, err)
 	}
 }

@@ -19,7 +19,7 @@ func framed(t testing.TB, input string, limit int) (out string, oversized []stri
 		End:       func() {},
 	})
 	data, err := readMessages(f)
-	if err != io.EOF {
+	if !errors.Is(err, io.EOF) {
 		t.Fatalf("read: %v", err)
 	}
 	return string(data), oversized, violation

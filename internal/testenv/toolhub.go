@@ -48,7 +48,7 @@ func ToolhubBinary(t testing.TB) string {
 		cmd := exec.Command("go", "build", "-o", toolhubBuild.path, "github.com/toolhub/toolhub/cmd/toolhub")
 		cmd.Dir = root
 		if out, err := cmd.CombinedOutput(); err != nil {
-			toolhubBuild.err = fmt.Errorf("go build cmd/toolhub: %v\n%s", err, out)
+			toolhubBuild.err = fmt.Errorf("go build cmd/toolhub: %w\n%s", err, out)
 		}
 	})
 	if toolhubBuild.err != nil {
