@@ -119,6 +119,16 @@ func (r *EpisodeRunner) RunWith(ctx context.Context, task hub.Task, policyName s
 	if task.MaxTurns == 0 {
 		task.MaxTurns = r.models.MaxTurns
 	}
-	task = policies.PrepareTask(task, r.Preferences().Tighten(o), r.episodes)
+	prefs := r.Preferences().Tighten(o)
+	if pw, ok := p.(preferenceUser); ok {
+		pw.UsePreferences(prefs)
+	}
+	task = policies.PrepareTask(task, prefs, r.episodes)
 	return r.episodes.Run(ctx, task, p)
+}
+
+// preferenceUser is a policy that weighs its choices by the preferences in
+// force (the learned routers' cost and latency weights).
+type preferenceUser interface {
+	UsePreferences(policies.Preferences)
 }
