@@ -30,6 +30,7 @@ func LiveReport(source string, entries []JournalEntry, order []string, base stri
 		rep.Policies = append(rep.Policies, livePolicy(name, byPolicy[name], baseM, pref))
 	}
 	markFrontier(rep.Policies)
+	rep.finish()
 	return rep
 }
 

@@ -27,10 +27,9 @@ tr.frontier td:first-child{font-weight:bold}
 <p>{{.R.Tasks}} tasks from <code>{{.R.Source}}</code>. Reward: Appendix L against <code>{{.R.Base}}</code>
 (P: outcome {{.R.Preference.Outcome}}, cost {{.R.Preference.Cost}}, latency {{.R.Preference.Latency}}).</p>
 <h2>Accuracy versus cost</h2>
-<p class="legend"><span style="color:#4e79a7">● single model</span><span style="color:#f28e2b">● baseline</span>
-<span style="color:#59a14f">● router (line: convex hull of the sweep)</span><span style="color:#999">- - Pareto frontier</span></p>
 {{.Chart}}
 <h2>Results</h2>
+<p class="legend">Costs in {{.CostLabel}}. <b>Bold</b> policies are on the Pareto frontier: no other policy (the oracle aside) is at least as accurate for less, or more accurate for as much.</p>
 <table id="results"><tr><th>policy</th><th>n</th><th>accuracy</th><th>cost ({{.CostLabel}})</th><th>latency (s)</th><th>reward</th><th>failed</th></tr>
 {{range .R.Policies}}<tr{{if .OnFrontier}} class="frontier"{{end}}><td>{{.Name}}</td><td>{{.Tasks}}</td><td>{{pct .Accuracy}}</td><td>{{num (cost .CostUSD)}}</td><td>{{secs .LatencyS}}</td><td>{{pct .Reward}}</td><td>{{.Failed}}</td></tr>
 {{end}}</table>
@@ -38,10 +37,12 @@ tr.frontier td:first-child{font-weight:bold}
 <table id="tool-use"><tr><th>policy</th>{{range .Tools}}<th>{{.}}</th>{{end}}</tr>
 {{range $p := .R.Policies}}<tr><td>{{$p.Name}}</td>{{range $.Tools}}<td>{{printf "%.2f" (index $p.Calls .)}}</td>{{end}}</tr>
 {{end}}</table>
-{{with .R.Sweep}}<h2>Router sweep</h2>
-<p>Best single model: <code>{{.BestSingle}}</code>, accuracy {{pct .BestAcc}}.
-{{if .Matching}}<code>{{.Matching}}</code> reaches it, saving {{printf "%.0f" (mul100 .Saving)}}% of its cost.{{else}}No router setting reaches it.{{end}}
-Accuracy gain at no more than its cost: {{printf "%+.3f" .Gain}}. AIQ: {{pct .AIQ}}.</p>{{end}}
+{{range .R.Sweeps}}<h2>Router sweep: {{.Router}}</h2>
+<p>Best single model: <code>{{.BestSingle}}</code>, accuracy {{pct .BestAcc}} at {{num .BestCost}}.
+{{if .Matching}}<code>{{.Matching}}</code> reaches it, saving {{printf "%.0f" (mul100 .Saving)}}% of its cost.{{else}}No sweep point reaches it.{{end}}
+Accuracy gain at no more than its cost: {{printf "%+.3f" .Gain}}.
+{{with .Operating}}Operating point chosen on validation: <code>{{.Policy}}</code>, here accuracy {{pct .Accuracy}} at {{num .Cost}}.{{end}}
+Fixed grid: AIQ {{pct .AIQ}}, APGR {{pct .APGR}} (strong <code>{{.Strong}}</code>, weak <code>{{.Weak}}</code>){{with .CPT50}}, CPT(50%) {{num .}}{{end}}.</p>{{end}}
 <h2>Notes</h2><ul>{{range .R.Notes}}<li>{{.}}</li>{{end}}</ul>
 {{if .R.Command}}<p>Reproduce: <code>{{.R.Command}}</code></p>{{end}}
 </body></html>

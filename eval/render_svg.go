@@ -9,62 +9,27 @@ import (
 
 // Chart geometry, in SVG user units.
 const (
-	chartW, chartH = 720, 440
+	chartW, chartH = 760, 480
 	padL, padR     = 70, 30
-	padT, padB     = 20, 60
+	padT, padB     = 20, 90 // the legend sits under the x axis
 )
 
-// familyColour gives each policy family its colour.
-var familyColour = map[string]string{FamilySingle: "#4e79a7", FamilyBaseline: "#f28e2b", FamilyRouter: "#59a14f"}
+// familyColour gives each policy family its colour; routers take theirs
+// from routerColours, one per swept router.
+var (
+	familyColour  = map[string]string{FamilySingle: "#4e79a7", FamilyBaseline: "#f28e2b", FamilyRouter: "#59a14f"}
+	routerColours = []string{"#59a14f", "#b07aa1", "#e15759", "#76b7b2"}
+)
 
 // chartScale maps (cost, accuracy) to the plot area.
 type chartScale struct {
 	factor       float64 // USD → the cost unit shown
-	xMin, xMax   float64
-	yMin, yMax   float64
+	x, y         axis
 	plotW, plotH float64
 }
 
-func newChartScale(r *Report, factor float64) chartScale {
-	s := chartScale{factor: factor, xMin: 0, xMax: 0, yMin: 1, yMax: 0}
-	for _, p := range r.Policies {
-		s.xMax = max(s.xMax, p.CostUSD*factor)
-		s.yMin, s.yMax = min(s.yMin, p.Accuracy), max(s.yMax, p.Accuracy)
-	}
-	s.xMax = niceCeil(s.xMax)
-	s.yMin = math.Max(0, math.Floor(s.yMin*10)/10)
-	s.yMax = math.Min(1, math.Ceil(s.yMax*10)/10)
-	if s.yMax <= s.yMin {
-		s.yMin, s.yMax = 0, 1
-	}
-	s.plotW, s.plotH = chartW-padL-padR, chartH-padT-padB
-	return s
-}
-
-// niceCeil rounds v up to 1, 2 or 5 times a power of ten.
-func niceCeil(v float64) float64 {
-	if v <= 0 {
-		return 1
-	}
-	p := math.Pow(10, math.Floor(math.Log10(v)))
-	for _, m := range []float64{1, 2, 5, 10} {
-		if m*p >= v {
-			return m * p
-		}
-	}
-	return 10 * p
-}
-
-func (s chartScale) x(costUSD float64) float64 {
-	return padL + (costUSD*s.factor-s.xMin)/(s.xMax-s.xMin)*s.plotW
-}
-
-func (s chartScale) y(acc float64) float64 {
-	return padT + (1-(acc-s.yMin)/(s.yMax-s.yMin))*s.plotH
-}
-
 // ChartSVG draws accuracy against cost: one point per policy, the Pareto
-// frontier across policies and, for a router sweep, its convex hull.
+// frontier across policies and each router's convex hull, with a legend.
 func (r *Report) ChartSVG() string {
 	label, factor := r.CostScale()
 	s := newChartScale(r, factor)
@@ -73,32 +38,89 @@ func (r *Report) ChartSVG() string {
 		chartW, chartH, chartW, chartH)
 	s.axes(&b, label)
 	s.line(&b, "frontier", "#999", "6 4", r.Frontier())
-	if r.Sweep != nil {
-		s.line(&b, "hull", familyColour[FamilyRouter], "", r.Sweep.Hull)
+	colours := r.routerColours()
+	for _, sw := range r.Sweeps {
+		s.line(&b, "hull", colours[sw.Router], "", s.clip(sw.Hull))
+	}
+	placed := newLabeller(s)
+	for _, p := range r.Policies {
+		placed.reservePoint(s.px(p.CostUSD), s.py(p.Accuracy))
 	}
 	labelled := r.labelled()
 	for _, p := range r.Policies {
 		colour := familyColour[p.Family]
-		cx, cy := s.x(p.CostUSD), s.y(p.Accuracy)
+		if c, ok := colours[routerOf(p.Name)]; ok && p.Family == FamilyRouter {
+			colour = c
+		}
+		cx, cy := s.px(p.CostUSD), s.py(p.Accuracy)
 		fmt.Fprintf(&b, `<g class="point" data-policy="%s"><circle cx="%.1f" cy="%.1f" r="5" fill="%s"/>`,
 			html.EscapeString(p.Name), cx, cy, colour)
 		fmt.Fprintf(&b, `<title>%s: accuracy %.3f, cost %.4f %s</title>`, html.EscapeString(p.Name), p.Accuracy, p.CostUSD*factor, label)
 		if labelled[p.Name] {
-			fmt.Fprintf(&b, `<text x="%.1f" y="%.1f" font-size="10">%s</text>`, cx+7, cy-6, html.EscapeString(p.Name))
+			if x, y, anchor, ok := placed.place(cx, cy, p.Name); ok {
+				fmt.Fprintf(&b, `<text x="%.1f" y="%.1f" font-size="%d" text-anchor="%s">%s</text>`, x, y, labelFont, anchor, html.EscapeString(p.Name))
+			}
 		}
 		b.WriteString(`</g>`)
 	}
+	r.legend(&b, colours)
 	b.WriteString(`</svg>`)
 	return b.String()
 }
 
+func newChartScale(r *Report, factor float64) chartScale {
+	xs, ys := []float64{}, []float64{}
+	for _, p := range r.Policies {
+		xs = append(xs, p.CostUSD*factor)
+		ys = append(ys, p.Accuracy)
+	}
+	return chartScale{factor: factor, x: niceAxis(xs, 0, math.Inf(1)), y: niceAxis(ys, 0, 1),
+		plotW: chartW - padL - padR, plotH: chartH - padT - padB}
+}
+
+func (s chartScale) px(costUSD float64) float64 {
+	return padL + (costUSD*s.factor-s.x.min)/(s.x.max-s.x.min)*s.plotW
+}
+
+func (s chartScale) py(acc float64) float64 {
+	return padT + (1-(acc-s.y.min)/(s.y.max-s.y.min))*s.plotH
+}
+
+// clip keeps the points inside the axes (a hull can reach past the
+// policies shown, e.g. at grid weights not printed).
+func (s chartScale) clip(pts []Point) []Point {
+	var out []Point
+	for _, p := range pts {
+		c := p.CostUSD * s.factor
+		if c >= s.x.min && c <= s.x.max && p.Accuracy >= s.y.min && p.Accuracy <= s.y.max {
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
+// routerColours assigns each swept router its colour.
+func (r *Report) routerColours() map[string]string {
+	out := map[string]string{}
+	for i, sw := range r.Sweeps {
+		out[sw.Router] = routerColours[i%len(routerColours)]
+	}
+	return out
+}
+
+// routerOf is the router part of a "router@weight" policy name.
+func routerOf(name string) string {
+	router, _, _ := strings.Cut(name, "@")
+	return router
+}
+
 // labelled names the points that get a text label: every policy except the
-// router settings off its hull, which would crowd the chart (they keep their
-// tooltip).
+// router settings off their hull, which would crowd the chart (they keep
+// their tooltip).
 func (r *Report) labelled() map[string]bool {
 	hull := map[Point]bool{}
-	if r.Sweep != nil {
-		for _, p := range r.Sweep.Hull {
+	for _, sw := range r.Sweeps {
+		for _, p := range sw.Hull {
 			hull[p] = true
 		}
 	}
@@ -113,16 +135,16 @@ func (s chartScale) axes(b *strings.Builder, costLabel string) {
 	x0, y0, x1, y1 := float64(padL), float64(padT)+s.plotH, float64(padL)+s.plotW, float64(padT)
 	fmt.Fprintf(b, `<g class="axes" stroke="#333"><line x1="%.0f" y1="%.0f" x2="%.0f" y2="%.0f"/><line x1="%.0f" y1="%.0f" x2="%.0f" y2="%.0f"/></g>`,
 		x0, y0, x1, y0, x0, y0, x0, y1)
-	for i := 0; i <= 5; i++ {
-		c := s.xMin + (s.xMax-s.xMin)*float64(i)/5
-		x := x0 + s.plotW*float64(i)/5
-		fmt.Fprintf(b, `<text x="%.1f" y="%.1f" font-size="11" text-anchor="middle">%s</text>`, x, y0+18, trimFloat(c))
-		a := s.yMin + (s.yMax-s.yMin)*float64(i)/5
-		y := y0 - s.plotH*float64(i)/5
-		fmt.Fprintf(b, `<text x="%.1f" y="%.1f" font-size="11" text-anchor="end">%.2f</text>`, x0-8, y+4, a)
+	for _, c := range s.x.ticks() {
+		x := x0 + (c-s.x.min)/(s.x.max-s.x.min)*s.plotW
+		fmt.Fprintf(b, `<text class="xtick" x="%.1f" y="%.1f" font-size="11" text-anchor="middle">%s</text>`, x, y0+18, s.x.format(c))
+	}
+	for _, a := range s.y.ticks() {
+		y := y0 - (a-s.y.min)/(s.y.max-s.y.min)*s.plotH
+		fmt.Fprintf(b, `<text class="ytick" x="%.1f" y="%.1f" font-size="11" text-anchor="end">%s</text>`, x0-8, y+4, s.y.format(a))
 		fmt.Fprintf(b, `<line x1="%.1f" y1="%.1f" x2="%.1f" y2="%.1f" stroke="#eee"/>`, x0, y, x1, y)
 	}
-	fmt.Fprintf(b, `<text x="%.1f" y="%d" font-size="12" text-anchor="middle">cost (%s)</text>`, x0+s.plotW/2, chartH-15, html.EscapeString(costLabel))
+	fmt.Fprintf(b, `<text x="%.1f" y="%.1f" font-size="12" text-anchor="middle">cost (%s)</text>`, x0+s.plotW/2, y0+38, html.EscapeString(costLabel))
 	fmt.Fprintf(b, `<text x="16" y="%.1f" font-size="12" text-anchor="middle" transform="rotate(-90 16 %.1f)">accuracy</text>`, y1+s.plotH/2, y1+s.plotH/2)
 }
 
@@ -132,12 +154,30 @@ func (s chartScale) line(b *strings.Builder, class, colour, dash string, pts []P
 	}
 	coords := make([]string, len(pts))
 	for i, p := range pts {
-		coords[i] = fmt.Sprintf("%.1f,%.1f", s.x(p.CostUSD), s.y(p.Accuracy))
+		coords[i] = fmt.Sprintf("%.1f,%.1f", s.px(p.CostUSD), s.py(p.Accuracy))
 	}
 	fmt.Fprintf(b, `<polyline class="%s" fill="none" stroke="%s" stroke-width="1.5" stroke-dasharray="%s" points="%s"/>`,
 		class, colour, dash, strings.Join(coords, " "))
 }
 
-func trimFloat(v float64) string {
-	return strings.TrimRight(strings.TrimRight(fmt.Sprintf("%.4f", v), "0"), ".")
+// legend explains colours and lines under the x axis.
+func (r *Report) legend(b *strings.Builder, colours map[string]string) {
+	type item struct{ colour, dash, text string }
+	items := []item{{familyColour[FamilySingle], "", "single model"}, {familyColour[FamilyBaseline], "", "baseline"}}
+	for _, sw := range r.Sweeps {
+		items = append(items, item{colours[sw.Router], "", sw.Router + " router (line: its convex hull)"})
+	}
+	items = append(items, item{"#999", "6 4", "Pareto frontier: no policy is more accurate for less"})
+	x, y := float64(padL), float64(chartH-22)
+	b.WriteString(`<g class="legend" font-size="11">`)
+	for _, it := range items {
+		w := textWidth(it.text) + 34
+		if x+w > chartW-padR {
+			x, y = padL, y+16
+		}
+		fmt.Fprintf(b, `<line x1="%.1f" y1="%.1f" x2="%.1f" y2="%.1f" stroke="%s" stroke-width="3" stroke-dasharray="%s"/><text x="%.1f" y="%.1f">%s</text>`,
+			x, y-4, x+18, y-4, it.colour, it.dash, x+24, y, html.EscapeString(it.text))
+		x += w
+	}
+	b.WriteString(`</g>`)
 }

@@ -27,7 +27,13 @@ func sampleReport() *Report {
 			{Name: "knn@0.5", Family: FamilyRouter, CostWeight: &w1, Tasks: 10, Accuracy: 0.55, CostUSD: 0.0001, LatencyS: 10, Reward: 0.66, Calls: map[string]float64{"big": 0.2, "small": 0.8}},
 		}}
 	markFrontier(r.Policies)
-	r.Sweep = summariseSweep(r.Policies)
+	s := summariseSweep(r.Policies, "knn")
+	grid := []Point{{CostUSD: 0.0002, Accuracy: 0.62}, {CostUSD: 0.0001, Accuracy: 0.55}, {CostUSD: 0.00015, Accuracy: 0.57}}
+	gridMeasures(s, grid, r.Policies[0], r.Policies[1])
+	s.Operating = &OperatingPoint{Policy: "knn@0.5", Weight: 0.5, ValidationTarget: 0.58, Reached: true,
+		ValidationAccuracy: 0.59, ValidationCost: 0.12, Accuracy: 0.55, Cost: 0.1}
+	r.Sweeps = []*SweepSummary{s}
+	r.finish()
 	return r
 }
 

@@ -9,17 +9,10 @@ import (
 	"text/tabwriter"
 )
 
-// CostScale picks the unit costs print in: cents per task, or USD per
-// 1,000 tasks when tasks cost under a tenth of a cent.
+// CostScale is the unit costs print in: always USD per 1,000 tasks, so
+// runs compare at a glance.
 func (r *Report) CostScale() (label string, factor float64) {
-	top := 0.0
-	for _, p := range r.Policies {
-		top = max(top, p.CostUSD)
-	}
-	if top < 0.001 {
-		return "USD/1k tasks", 1000
-	}
-	return "cents/task", 100
+	return CostUnit, 1000
 }
 
 // Tools is the sorted union of tools and models any policy called.
@@ -37,8 +30,12 @@ func (r *Report) Tools() []string {
 // per task per tool (the paper's tool-use table), then the sweep summary.
 func (r *Report) WriteText(w io.Writer) error {
 	label, factor := r.CostScale()
-	fmt.Fprintf(w, "%s eval of %s: %d tasks; reward against %s (P: outcome %g, cost %g, latency %g)\n\n",
-		r.Kind, r.Source, r.Tasks, r.Base, r.Preference.Outcome, r.Preference.Cost, r.Preference.Latency)
+	split := ""
+	if r.Split != "" {
+		split = " (" + r.Split + " split)"
+	}
+	fmt.Fprintf(w, "%s eval of %s%s: %d tasks; reward against %s (P: outcome %g, cost %g, latency %g)\n\n",
+		r.Kind, r.Source, split, r.Tasks, r.Base, r.Preference.Outcome, r.Preference.Cost, r.Preference.Latency)
 	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
 	fmt.Fprintf(tw, "POLICY\tN\tACCURACY\tCOST (%s)\tLATENCY (s)\tREWARD\tFAILED\tFRONTIER\n", label)
 	for _, p := range r.Policies {
@@ -48,6 +45,7 @@ func (r *Report) WriteText(w io.Writer) error {
 	if err := tw.Flush(); err != nil {
 		return err
 	}
+	fmt.Fprintln(w, FrontierLegend)
 	if err := r.writeToolUse(w); err != nil {
 		return err
 	}
@@ -87,18 +85,11 @@ func (r *Report) writeToolUse(w io.Writer) error {
 }
 
 func (r *Report) writeSweep(w io.Writer, label string, factor float64) {
-	s := r.Sweep
 	fmt.Fprintln(w)
-	if s == nil {
-		return
+	for _, s := range r.Sweeps {
+		writeSweepSummary(w, r, s, label)
 	}
-	fmt.Fprintf(w, "best single model: %s, accuracy %.3f at %.4f %s\n", s.BestSingle, s.BestAcc, s.BestCost*factor, label)
-	if s.Matching != "" {
-		m, _ := r.Find(s.Matching)
-		fmt.Fprintf(w, "%s matches it: accuracy %.3f at %.4f %s (%.0f%% of its cost, saving %.0f%%)\n",
-			s.Matching, m.Accuracy, m.CostUSD*factor, label, 100*(1-s.Saving), 100*s.Saving)
-	} else {
-		fmt.Fprintf(w, "no %s setting reaches its accuracy\n", s.Router)
-	}
-	fmt.Fprintf(w, "%s accuracy gain at no more than its cost: %+.3f; AIQ over the sweep: %.3f\n", s.Router, s.Gain, s.AIQ)
 }
+
+// FrontierLegend explains the frontier mark of the results table.
+const FrontierLegend = "* on the Pareto frontier: no other policy (the oracle aside) is at least as accurate for less, or more accurate for as much"

@@ -14,8 +14,12 @@ const (
 // (input_price × chars(question)/4 + output_price × 256) / 1e6, chars being
 // Unicode code points.
 func ProxyCostUSD(m ReplayModel, question string) float64 {
-	tokensIn := float64(utf8.RuneCountInString(question)) / proxyCharsPerToken
-	return (m.PriceIn*tokensIn + m.PriceOut*ProxyOutputTokens) / 1e6
+	return (m.PriceIn*proxyTokensIn(question) + m.PriceOut*ProxyOutputTokens) / 1e6
+}
+
+// proxyTokensIn estimates a question's input tokens as chars/4.
+func proxyTokensIn(question string) float64 {
+	return float64(utf8.RuneCountInString(question)) / proxyCharsPerToken
 }
 
 // Latency anchors: the per-alias averages the paper shows the orchestrator
@@ -29,7 +33,8 @@ const (
 
 // ModelledLatencySeconds is the replay's latency model: linear in model
 // size between the 7B and 70B anchors (clamped outside them). It is a model,
-// not a measurement, and reports say so.
+// not a measurement, and reports say so. Callers check the size is known
+// (AnswerLatencySeconds does).
 func ModelledLatencySeconds(m ReplayModel) float64 {
 	size := min(max(m.SizeB, smallModelB), largeModelB)
 	slope := (largeModelLatencyS - smallModelLatencyS) / (largeModelB - smallModelB)
@@ -37,8 +42,8 @@ func ModelledLatencySeconds(m ReplayModel) float64 {
 }
 
 // LatencyModelNote describes ModelledLatencySeconds for reports.
-const LatencyModelNote = "latency is not recorded in the replay set; it is modelled linearly in model size " +
-	"between the paper's per-alias averages (7B: 9 s, 70B: 15 s)"
+const LatencyModelNote = "latency not recorded in the replay set is modelled linearly in model size " +
+	"between the paper's per-alias averages (7B: 9 s, 70B: 15 s); a model of unknown size has no latency"
 
 // CostModelNote describes ProxyCostUSD for reports.
-const CostModelNote = "cost is the proxy (input price × chars/4 + output price × 256) / 1e6 USD per query"
+const CostModelNote = "cost not recorded in the replay set is the proxy (input price × chars/4 + output price × 256) / 1e6 USD per query"

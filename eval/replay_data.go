@@ -9,24 +9,29 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
-	"strconv"
-	"strings"
 )
 
 // ReplayModel is a candidate model of a replay set with its price.
 type ReplayModel struct {
 	Name     string  `json:"name"`
-	SizeB    float64 `json:"size_b"`    // parameters, billions
-	PriceIn  float64 `json:"price_in"`  // USD per 1M input tokens
-	PriceOut float64 `json:"price_out"` // USD per 1M output tokens
+	SizeB    float64 `json:"size_b,omitempty"`  // parameters, billions; 0: unknown
+	PriceIn  float64 `json:"price_in"`          // USD per 1M input tokens
+	PriceOut float64 `json:"price_out"`         // USD per 1M output tokens
+	Context  int     `json:"context,omitempty"` // context window, tokens; 0: unknown
 }
 
-// ReplayRow is one recorded task: its text, its task family and the score
-// in [0,1] every candidate obtained on it.
+// ReplayRow is one recorded task: its text, its task family, the score in
+// [0,1] every candidate obtained on it and, when the set records them (v2),
+// what each answer cost, how long it took and its token counts.
 type ReplayRow struct {
-	Question string             `json:"question"`
-	Task     string             `json:"task,omitempty"`
-	Scores   map[string]float64 `json:"scores"`
+	ID        string             `json:"id,omitempty"`
+	Question  string             `json:"question"`
+	Task      string             `json:"task,omitempty"`
+	Scores    map[string]float64 `json:"scores"`
+	CostUSD   map[string]float64 `json:"cost_usd,omitempty"`
+	LatencyS  map[string]float64 `json:"latency_s,omitempty"`
+	TokensIn  map[string]float64 `json:"tokens_in,omitempty"`
+	TokensOut map[string]float64 `json:"tokens_out,omitempty"`
 }
 
 // ReplaySet is a routing dataset split into train and test, with the test
@@ -37,6 +42,19 @@ type ReplaySet struct {
 	Train   []ReplayRow
 	Test    []ReplayRow
 	Dropped int // test rows removed because train holds the same question
+	// Incomplete counts the rows LoadOptions.DropIncomplete removed because
+	// they lack a score for some candidate.
+	Incomplete int
+	// Split names the rows in Test: "" or SplitTest for the test split,
+	// SplitValidation for a part held out of train (ValidationSet).
+	Split string
+}
+
+// LoadOptions tune LoadReplayWith.
+type LoadOptions struct {
+	// DropIncomplete removes rows lacking a score for some candidate
+	// instead of refusing the set; the report counts them.
+	DropIncomplete bool
 }
 
 // Files of a replay directory (the llmrouter-nim9 layout).
@@ -48,9 +66,14 @@ const (
 	replayCandidates  = "llm_candidates.json"
 )
 
-// LoadReplay reads a replay directory: score arrays for train and test,
+// LoadReplay reads a replay directory strictly (see LoadReplayWith).
+func LoadReplay(dir string) (*ReplaySet, error) { return LoadReplayWith(dir, LoadOptions{}) }
+
+// LoadReplayWith reads a replay directory: score arrays for train and test,
 // the candidates' prices, and (optionally) the task family of each query.
-func LoadReplay(dir string) (*ReplaySet, error) {
+// The candidates are the union of the models any row scores; a row lacking
+// a score for one of them is refused (or dropped, with DropIncomplete).
+func LoadReplayWith(dir string, opts LoadOptions) (*ReplaySet, error) {
 	train, err := readScores(filepath.Join(dir, replayTrainScores))
 	if err != nil {
 		return nil, err
@@ -65,12 +88,21 @@ func LoadReplay(dir string) (*ReplaySet, error) {
 	if err := labelTasks(test, filepath.Join(dir, replayTestTasks)); err != nil {
 		return nil, err
 	}
-	models, err := readCandidates(filepath.Join(dir, replayCandidates), train)
+	nameRows(train, "train")
+	nameRows(test, "test")
+	models, err := loadCandidates(dir, scoredModels(train, test))
 	if err != nil {
 		return nil, err
 	}
+	train, test, incomplete, err := checkComplete(models, train, test, opts.DropIncomplete)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", dir, err)
+	}
+	if len(train) == 0 || len(test) == 0 {
+		return nil, fmt.Errorf("%s: the train and test splits both need rows (train %d, test %d)", dir, len(train), len(test))
+	}
 	clean, dropped := dropOverlap(test, train)
-	return &ReplaySet{Dir: dir, Models: models, Train: train, Test: clean, Dropped: dropped}, nil
+	return &ReplaySet{Dir: dir, Models: models, Train: train, Test: clean, Dropped: dropped, Incomplete: incomplete}, nil
 }
 
 func readScores(path string) ([]ReplayRow, error) {
@@ -78,16 +110,7 @@ func readScores(path string) ([]ReplayRow, error) {
 	if err != nil {
 		return nil, fmt.Errorf("read replay scores: %w", err)
 	}
-	var rows []ReplayRow
-	if err := json.Unmarshal(data, &rows); err != nil {
-		return nil, fmt.Errorf("%s: %w", path, err)
-	}
-	for i, r := range rows {
-		if len(r.Scores) == 0 {
-			return nil, fmt.Errorf("%s: row %d has no scores", path, i+1)
-		}
-	}
-	return rows, nil
+	return ParseScores(path, data)
 }
 
 // labelTasks sets each row's task family from the queries file, joined on
@@ -115,36 +138,11 @@ func labelTasks(rows []ReplayRow, path string) error {
 		family[q.Query] = q.TaskName
 	}
 	for i := range rows {
-		rows[i].Task = family[rows[i].Question]
+		if rows[i].Task == "" {
+			rows[i].Task = family[rows[i].Question]
+		}
 	}
 	return nil
-}
-
-// readCandidates keeps the priced candidates that rows score.
-func readCandidates(path string, rows []ReplayRow) ([]ReplayModel, error) {
-	data, err := os.ReadFile(path)
-	if err != nil {
-		return nil, fmt.Errorf("read replay candidates: %w", err)
-	}
-	var raw map[string]struct {
-		Size        string  `json:"size"`
-		InputPrice  float64 `json:"input_price"`
-		OutputPrice float64 `json:"output_price"`
-	}
-	if err := json.Unmarshal(data, &raw); err != nil {
-		return nil, fmt.Errorf("%s: %w", path, err)
-	}
-	var models []ReplayModel
-	for name := range rows[0].Scores {
-		c, ok := raw[name]
-		if !ok {
-			return nil, fmt.Errorf("%s: no price for scored model %q", path, name)
-		}
-		size, _ := strconv.ParseFloat(strings.TrimSuffix(strings.ToUpper(c.Size), "B"), 64)
-		models = append(models, ReplayModel{Name: name, SizeB: size, PriceIn: c.InputPrice, PriceOut: c.OutputPrice})
-	}
-	slices.SortFunc(models, func(a, b ReplayModel) int { return strings.Compare(a.Name, b.Name) })
-	return models, nil
 }
 
 // dropOverlap removes test rows whose question appears verbatim in train.

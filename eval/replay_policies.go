@@ -90,7 +90,8 @@ func oraclePolicy(models []ReplayModel) ReplayPolicy {
 	return namedPolicy{name: "oracle", choose: func(row ReplayRow) string {
 		best, bestScore, bestCost := "", math.Inf(-1), 0.0
 		for _, m := range models {
-			s, cost := row.Scores[m.Name], ProxyCostUSD(m, row.Question)
+			s := row.Scores[m.Name]
+			cost, _ := AnswerCostUSD(m, row)
 			if s > bestScore || (s == bestScore && cost < bestCost) {
 				best, bestScore, bestCost = m.Name, s, cost
 			}
@@ -136,9 +137,11 @@ func bestMean(models []ReplayModel, rows []ReplayRow) string {
 	return best
 }
 
-// knnPolicy routes with a KNN router trained on the replay set's train split.
+// knnPolicy routes with a learned router (knn, or lr: the logistic
+// regression router) trained on the replay set's train split.
 type knnPolicy struct {
-	model   *policies.KNN
+	router  string // policy name prefix: knn or lr
+	set     *ReplaySet
 	models  []ReplayModel
 	weights policies.UtilityWeights
 	cache   *predictionCache // shared across the sweep
@@ -147,12 +150,12 @@ type knnPolicy struct {
 // predictionCache keeps the router's predictions per question, so a sweep
 // over cost weights predicts each question once.
 type predictionCache struct {
-	model  *policies.KNN
+	model  policies.Router
 	models []string
 	byText map[string]map[string]float64
 }
 
-func newPredictionCache(model *policies.KNN, models []ReplayModel) *predictionCache {
+func newPredictionCache(model policies.Router, models []ReplayModel) *predictionCache {
 	names := make([]string, len(models))
 	for i, m := range models {
 		names[i] = m.Name
@@ -169,19 +172,19 @@ func (c *predictionCache) predict(question string) map[string]float64 {
 	return p
 }
 
-func (p knnPolicy) Name() string { return KNNPolicyName(p.weights.Cost) }
+func (p knnPolicy) Name() string { return routerPolicyName(p.router, p.weights.Cost) }
 
 // KNNPolicyName names the knn router at a cost weight.
 func KNNPolicyName(costWeight float64) string {
-	return fmt.Sprintf("knn@%g", costWeight)
+	return routerPolicyName(KNNName, costWeight)
+}
+
+func routerPolicyName(router string, costWeight float64) string {
+	return fmt.Sprintf("%s@%g", router, costWeight)
 }
 
 func (p knnPolicy) Choose(row ReplayRow) string {
-	cands := make([]policies.KNNCandidate, len(p.models))
-	for i, m := range p.models {
-		cands[i] = policies.KNNCandidate{Name: m.Name, Cost: ProxyCostUSD(m, row.Question), Latency: ModelledLatencySeconds(m)}
-	}
-	c, ok := policies.ChooseByUtility(p.cache.predict(row.Question), cands, p.weights)
+	c, ok := policies.ChooseByUtility(p.cache.predict(row.Question), p.set.utilityCandidates(row), p.weights)
 	if !ok {
 		return pickByPrice(p.models, false)
 	}

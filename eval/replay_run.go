@@ -15,11 +15,13 @@ const (
 	OracleName      = "oracle"
 	PerTaskBestName = "per-task-best"
 	KNNName         = "knn"
+	LogRegName      = "lr"      // the logistic regression router
+	BlendName       = "blend"   // lr and knn averaged
 	SinglesName     = "singles" // every fixed:MODEL
 )
 
 // DefaultReplayPolicies is what a replay reports when no list is given.
-var DefaultReplayPolicies = []string{SinglesName, CheapestName, StrongestName, RandomName, OracleName, PerTaskBestName, KNNName}
+var DefaultReplayPolicies = []string{SinglesName, CheapestName, StrongestName, RandomName, OracleName, PerTaskBestName, KNNName, LogRegName, BlendName}
 
 // DefaultCostWeights is the knn router's default cost-weight sweep.
 var DefaultCostWeights = []float64{0, 0.03, 0.05, 0.07, 0.1, 0.15, 0.2, 0.3, 0.5, 0.7, 1.0}
@@ -30,8 +32,9 @@ type ReplayOptions struct {
 	CostWeights []float64
 	Latency     float64 // the knn router's latency weight
 	K           int     // knn neighbours; 0: default
-	Seed        uint64  // for random
-	Base        string  // the reward's base policy; empty: cheapest
+	LogReg      policies.LogRegOptions
+	Seed        uint64 // for random
+	Base        string // the reward's base policy; empty: cheapest
 	Preference  policies.PreferenceVector
 }
 
@@ -52,8 +55,8 @@ func BuildReplayPolicies(set *ReplaySet, opts ReplayOptions) ([]ReplayPolicy, er
 			for _, m := range set.Models {
 				out = append(out, fixedPolicy{model: m.Name})
 			}
-		case name == KNNName:
-			out = append(out, knnSweep(set, opts)...)
+		case name == KNNName, name == LogRegName, name == BlendName:
+			out = append(out, routerSweep(set, opts, name)...)
 		default:
 			p, err := baselinePolicy(set, name, opts.Seed)
 			if err != nil {
@@ -63,22 +66,6 @@ func BuildReplayPolicies(set *ReplaySet, opts ReplayOptions) ([]ReplayPolicy, er
 		}
 	}
 	return out, nil
-}
-
-// knnSweep trains the router on the train split once and returns it at
-// every cost weight.
-func knnSweep(set *ReplaySet, opts ReplayOptions) []ReplayPolicy {
-	cache := newPredictionCache(policies.TrainKNN(TrainExamples(set.Train), opts.K), set.Models)
-	weights := opts.CostWeights
-	if len(weights) == 0 {
-		weights = DefaultCostWeights
-	}
-	out := make([]ReplayPolicy, len(weights))
-	for i, w := range weights {
-		out[i] = knnPolicy{model: cache.model, models: set.Models, cache: cache,
-			weights: policies.UtilityWeights{Cost: w, Latency: opts.Latency}}
-	}
-	return out
 }
 
 func baselinePolicy(set *ReplaySet, name string, seed uint64) (ReplayPolicy, error) {
@@ -92,7 +79,7 @@ func baselinePolicy(set *ReplaySet, name string, seed uint64) (ReplayPolicy, err
 	case CheapestName:
 		return namedPolicy{name: name, choose: fixedChoice(pickByPrice(set.Models, false))}, nil
 	case StrongestName:
-		return namedPolicy{name: name, choose: fixedChoice(pickByPrice(set.Models, true))}, nil
+		return namedPolicy{name: name, choose: fixedChoice(bestMean(set.Models, set.Train))}, nil
 	case RandomName:
 		return randomPolicy(set.Models, seed), nil
 	case OracleName:
@@ -100,7 +87,7 @@ func baselinePolicy(set *ReplaySet, name string, seed uint64) (ReplayPolicy, err
 	case PerTaskBestName:
 		return perTaskBestPolicy(set.Models, set.Train), nil
 	}
-	return nil, fmt.Errorf("unknown replay policy %q (want fixed:MODEL, singles, cheapest, strongest, random, oracle, per-task-best or knn)", name)
+	return nil, fmt.Errorf("unknown replay policy %q (want fixed:MODEL, singles, cheapest, strongest, random, oracle, per-task-best, knn or lr)", name)
 }
 
 func fixedChoice(model string) func(ReplayRow) string {
@@ -125,13 +112,19 @@ func Replay(set *ReplaySet, opts ReplayOptions) (*Report, error) {
 	if pref.Outcome == 0 && pref.Cost == 0 && pref.Latency == 0 && len(pref.Tools) == 0 {
 		pref = DefaultPreference
 	}
-	rep := &Report{Kind: "replay", Source: set.Dir, Tasks: len(set.Test), Base: base.Name(), Preference: pref,
-		Notes: []string{fmt.Sprintf("%d test rows also in train were dropped", set.Dropped), CostModelNote, LatencyModelNote}}
+	rep := &Report{Kind: "replay", Source: set.Dir, Split: set.splitName(), Tasks: len(set.Test), Base: base.Name(),
+		Preference: pref, Notes: replayNotes(set)}
 	for _, p := range pols {
 		rep.Policies = append(rep.Policies, replayOne(set, p, base, pref))
 	}
 	markFrontier(rep.Policies)
-	rep.Sweep = summariseSweep(rep.Policies)
+	if rep.Sweeps, err = summariseRouters(set, opts, pols, rep.Policies); err != nil {
+		return nil, err
+	}
+	if len(rep.Sweeps) > 0 {
+		rep.Notes = append(rep.Notes, AIQNote, "operating point: "+OperatingRule)
+	}
+	rep.finish()
 	return rep, nil
 }
 
@@ -151,29 +144,41 @@ func replayOne(set *ReplaySet, p, base ReplayPolicy, pref policies.PreferenceVec
 		w := k.weights.Cost
 		res.CostWeight = &w
 	}
+	timed := 0
 	for _, row := range set.Test {
-		v := replayVector(set, row, p.Choose(row))
+		v, known := replayVector(set, row, p.Choose(row))
 		res.Accuracy += v.Outcome
 		res.CostUSD -= v.Cost
-		res.LatencyS -= v.Latency
+		if known {
+			res.LatencyS -= v.Latency
+			timed++
+		}
 		for m := range v.Tools {
 			res.Calls[m]++
 		}
-		res.Reward += policies.EvalReward(v, replayVector(set, row, base.Choose(row)), pref)
+		b, _ := replayVector(set, row, base.Choose(row))
+		res.Reward += policies.EvalReward(v, b, pref)
 	}
 	n := float64(len(set.Test))
-	res.Accuracy, res.CostUSD, res.LatencyS, res.Reward = res.Accuracy/n, res.CostUSD/n, res.LatencyS/n, res.Reward/n
+	res.Accuracy, res.CostUSD, res.Reward = res.Accuracy/n, res.CostUSD/n, res.Reward/n
+	res.LatencyUnknown = len(set.Test) - timed
+	if timed > 0 {
+		res.LatencyS /= float64(timed)
+	}
 	for m := range res.Calls {
 		res.Calls[m] /= n
 	}
 	return res
 }
 
-// replayVector is the reward vector of answering row with model.
-func replayVector(set *ReplaySet, row ReplayRow, model string) policies.RewardVector {
+// replayVector is the reward vector of answering row with model; known is
+// false when its latency is unknown (then Latency is 0).
+func replayVector(set *ReplaySet, row ReplayRow, model string) (v policies.RewardVector, known bool) {
 	m, _ := set.Model(model)
+	cost, _ := AnswerCostUSD(m, row)
+	lat, known := AnswerLatencySeconds(m, row)
 	return policies.RewardVector{Tools: map[string]float64{model: 1}, Outcome: row.Scores[model],
-		Cost: -ProxyCostUSD(m, row.Question), Latency: -ModelledLatencySeconds(m)}
+		Cost: -cost, Latency: -lat}, known
 }
 
 func familyOf(p ReplayPolicy) string {

@@ -76,7 +76,10 @@ func TestEvalReplayKNNSweepBeatsCheapestAndIsSummarised(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	s := rep.Sweep
+	if len(rep.Sweeps) != 1 {
+		t.Fatalf("%d sweep summaries, want 1", len(rep.Sweeps))
+	}
+	s := rep.Sweeps[0]
 	if s == nil || s.BestSingle != "fixed:llama-3.1-nemotron-51b-instruct" || len(s.Hull) == 0 {
 		t.Fatalf("sweep summary %+v", s)
 	}

@@ -9,36 +9,52 @@ import (
 // PolicyResult is one row of a report: a policy's accuracy, cost, latency,
 // tool use and preference reward over the tasks it ran.
 type PolicyResult struct {
-	Name       string             `json:"name"`
-	Family     string             `json:"family"`                // single, baseline or router
-	CostWeight *float64           `json:"cost_weight,omitempty"` // routers swept over cost weights
-	Tasks      int                `json:"tasks"`                 // graded episodes
-	Accuracy   float64            `json:"accuracy"`              // mean score in [0,1]
-	CostUSD    float64            `json:"cost_usd"`              // mean USD per task
-	LatencyS   float64            `json:"latency_s"`             // mean seconds per task
-	Calls      map[string]float64 `json:"calls_per_task"`        // mean calls per task, per tool or model
-	Reward     float64            `json:"reward"`                // mean Appendix L reward against the base
-	Failed     int                `json:"failed,omitempty"`      // episodes that ended without an answer
-	OnFrontier bool               `json:"on_frontier"`           // not dominated in accuracy and cost
+	Name       string   `json:"name"`
+	Family     string   `json:"family"`                // single, baseline or router
+	CostWeight *float64 `json:"cost_weight,omitempty"` // routers swept over cost weights
+	Tasks      int      `json:"tasks"`                 // graded episodes
+	Accuracy   float64  `json:"accuracy"`              // mean score in [0,1]
+	CostUSD    float64  `json:"-"`                     // mean USD per task
+	CostPer1k  float64  `json:"cost_usd_per_1k"`       // mean USD per 1,000 tasks
+	LatencyS   float64  `json:"latency_s"`             // mean seconds per task whose latency is known
+	// LatencyUnknown counts the tasks answered by a model of unknown
+	// latency, left out of LatencyS.
+	LatencyUnknown int                `json:"latency_unknown,omitempty"`
+	Calls          map[string]float64 `json:"calls_per_task"`   // mean calls per task, per tool or model
+	Reward         float64            `json:"reward"`           // mean Appendix L reward against the base
+	Failed         int                `json:"failed,omitempty"` // episodes that ended without an answer
+	OnFrontier     bool               `json:"on_frontier"`      // not dominated in accuracy and cost
 }
 
 // Report is an evaluation in the paper's shape.
 type Report struct {
 	Kind       string                    `json:"kind"` // replay or live
 	Source     string                    `json:"source"`
+	Split      string                    `json:"split,omitempty"` // replay: test or validation
 	Tasks      int                       `json:"tasks"`
 	Base       string                    `json:"base"` // the reward's base policy
 	Preference policies.PreferenceVector `json:"preference"`
 	Notes      []string                  `json:"notes,omitempty"`
 	Policies   []PolicyResult            `json:"policies"`
-	Sweep      *SweepSummary             `json:"sweep,omitempty"`
+	Sweeps     []*SweepSummary           `json:"sweeps,omitempty"`  // one per router
 	Command    string                    `json:"command,omitempty"` // how to reproduce it
 }
 
-// Point is one (cost, accuracy) pair.
+// Point is one (cost, accuracy) pair; cost in USD per task (JSON: per
+// 1,000 tasks).
 type Point struct {
-	CostUSD  float64 `json:"cost_usd"`
-	Accuracy float64 `json:"accuracy"`
+	CostUSD  float64
+	Accuracy float64
+}
+
+// CostUnit is the one unit reports show costs in.
+const CostUnit = "USD/1k tasks"
+
+// finish fills the derived fields: costs per 1,000 tasks.
+func (r *Report) finish() {
+	for i := range r.Policies {
+		r.Policies[i].CostPer1k = per1k(r.Policies[i].CostUSD)
+	}
 }
 
 // Find returns the result called name.

@@ -3,49 +3,70 @@ package eval
 import (
 	"math"
 	"slices"
+	"strings"
 )
 
 // SweepSummary compares a router swept over cost weights with the best
-// single model.
+// single model and, as RouteLLM does, with a strong and a weak model.
+// Costs are USD per 1,000 tasks.
 type SweepSummary struct {
 	Router     string  `json:"router"`
 	BestSingle string  `json:"best_single"`
 	BestAcc    float64 `json:"best_single_accuracy"`
-	BestCost   float64 `json:"best_single_cost_usd"`
-	// Matching is the cheapest sweep point at least as accurate as the best
-	// single model ("" when none is); Saving is 1 − its cost / BestCost.
+	BestCost   float64 `json:"best_single_cost_usd_per_1k"`
+	// Matching is the cheapest reported sweep point at least as accurate as
+	// the best single model ("" when none is); Saving is 1 − its cost /
+	// BestCost. Both are read off the scored split, so they describe the
+	// sweep; the operating point is what a user gets.
 	Matching string  `json:"matching,omitempty"`
 	Saving   float64 `json:"saving,omitempty"`
 	// Gain is the best sweep accuracy at no more than BestCost, minus BestAcc.
 	Gain float64 `json:"gain"`
-	// Hull is the non-decreasing upper convex hull of the sweep's points and
-	// AIQ the mean accuracy under it over the swept cost range (RouterBench).
-	Hull []Point `json:"hull"`
-	AIQ  float64 `json:"aiq"`
+	// Operating is the setting chosen on validation rows (OperatingRule).
+	Operating *OperatingPoint `json:"operating_point,omitempty"`
+	// The fixed-grid measures (see AIQNote): Strong is the strongest model
+	// (best on train), Weak the cheapest; Hull is the upper convex hull of
+	// the router on AIQGrid plus the weak model's point.
+	Strong     string  `json:"strong"`
+	StrongAcc  float64 `json:"strong_accuracy"`
+	StrongCost float64 `json:"strong_cost_usd_per_1k"`
+	Weak       string  `json:"weak"`
+	WeakAcc    float64 `json:"weak_accuracy"`
+	WeakCost   float64 `json:"weak_cost_usd_per_1k"`
+	Hull       []Point `json:"hull"`
+	AIQ        float64 `json:"aiq"`
+	APGR       float64 `json:"apgr"`
+	// AccAtHalf is the hull's accuracy at half the strong model's cost.
+	AccAtHalf float64 `json:"accuracy_at_half_strong_cost"`
+	// CPT50 is the cost at which the hull first recovers half the strong
+	// model's gain over the weak one (PGR 50%); CPT50Share is it over
+	// StrongCost. Absent when the hull never gets there.
+	CPT50      *float64 `json:"cpt50_cost_usd_per_1k,omitempty"`
+	CPT50Share *float64 `json:"cpt50_share_of_strong_cost,omitempty"`
 }
 
-// summariseSweep compares the results of family router with the singles.
-func summariseSweep(results []PolicyResult) *SweepSummary {
+// summariseSweep compares the results of the named router (family router,
+// names "router@weight") with the singles. Costs in the summary are per
+// 1,000 tasks.
+func summariseSweep(results []PolicyResult, router string) *SweepSummary {
 	var best *PolicyResult
 	var sweep []PolicyResult
 	for i, p := range results {
-		switch p.Family {
-		case FamilySingle:
+		switch {
+		case p.Family == FamilySingle:
 			if best == nil || p.Accuracy > best.Accuracy {
 				best = &results[i]
 			}
-		case FamilyRouter:
+		case p.Family == FamilyRouter && strings.HasPrefix(p.Name, router+"@"):
 			sweep = append(sweep, p)
 		}
 	}
 	if best == nil || len(sweep) == 0 {
 		return nil
 	}
-	s := &SweepSummary{Router: "knn", BestSingle: best.Name, BestAcc: best.Accuracy, BestCost: best.CostUSD, Gain: math.Inf(-1)}
+	s := &SweepSummary{Router: router, BestSingle: best.Name, BestAcc: best.Accuracy, BestCost: per1k(best.CostUSD), Gain: math.Inf(-1)}
 	matchCost := math.Inf(1)
-	pts := make([]Point, 0, len(sweep))
 	for _, p := range sweep {
-		pts = append(pts, Point{CostUSD: p.CostUSD, Accuracy: p.Accuracy})
 		if p.Accuracy >= roundAcc(best.Accuracy) && p.CostUSD < matchCost {
 			s.Matching, matchCost = p.Name, p.CostUSD
 		}
@@ -59,10 +80,11 @@ func summariseSweep(results []PolicyResult) *SweepSummary {
 	if math.IsInf(s.Gain, -1) {
 		s.Gain = 0
 	}
-	s.Hull = upperHull(pts)
-	s.AIQ = areaUnder(s.Hull)
 	return s
 }
+
+// per1k turns USD per task into USD per 1,000 tasks.
+func per1k(usdPerTask float64) float64 { return usdPerTask * 1000 }
 
 // roundAcc rounds to the three decimals reports print, so "reaches 0.597"
 // means what the table shows.

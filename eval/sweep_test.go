@@ -49,7 +49,7 @@ func TestEvalReportFrontierAndSweepSummary(t *testing.T) {
 			t.Errorf("%s on frontier: %v, want %v", name, on[name], w)
 		}
 	}
-	s := summariseSweep(results)
+	s := summariseSweep(results, "knn")
 	if s.BestSingle != "fixed:big" || s.Matching != "knn@0" || math.Abs(s.Saving-0.6) > 1e-12 || math.Abs(s.Gain) > 1e-12 {
 		t.Fatalf("summary %+v", s)
 	}

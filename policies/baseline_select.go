@@ -34,10 +34,12 @@ func NewPolicy(spec string, orch Orchestrator) (conductor.Policy, error) {
 		return base(spec, Strongest), nil
 	case spec == PolicyKNN || strings.HasPrefix(spec, PolicyKNNPrefix):
 		return newKNNPolicy(spec, orch)
+	case spec == PolicyBlend || strings.HasPrefix(spec, PolicyBlendPrefix):
+		return newBlendPolicy(spec, orch)
 	case strings.HasPrefix(spec, PolicyFixedPrefix) && len(spec) > len(PolicyFixedPrefix):
 		name := strings.TrimPrefix(spec, PolicyFixedPrefix)
 		p := &RetrieveAnswer{Name: spec, Pick: Fixed(name), Model: name, Temperature: orch.Temperature, Counter: orch.Counter}
 		return p, nil
 	}
-	return nil, fmt.Errorf("unknown policy %q (want orchestrator, fixed:MODEL, cheapest, strongest or retrieve-answer)", spec)
+	return nil, fmt.Errorf("unknown policy %q (want orchestrator, fixed:MODEL, cheapest, strongest, retrieve-answer, knn[:PATH] or blend[:PATH])", spec)
 }

@@ -16,8 +16,9 @@ const (
 	PolicyKNNPrefix = "knn:"
 )
 
-// DefaultKNNWeights are the live knn policy's utility weights.
-var DefaultKNNWeights = UtilityWeights{Cost: 0.05}
+// DefaultKNNWeights are the live knn policy's utility weights until the
+// user's preferences are applied (UsePreferences).
+var DefaultKNNWeights = WeightsFromPreferences(DefaultPreferences())
 
 // KNNPolicy picks the answering model with a KNN router trained on recorded
 // outcomes, then searches and answers like RetrieveAnswer with that model
@@ -26,7 +27,8 @@ var DefaultKNNWeights = UtilityWeights{Cost: 0.05}
 // with the cheapest allowed model and says so in the trace. It needs no
 // orchestrator model, so it also serves as a fallback.
 type KNNPolicy struct {
-	Router      *KNN
+	Name        string // policy name in traces; "" is knn
+	Router      Router
 	Weights     UtilityWeights
 	Temperature float64
 	Counter     TokenCounter
@@ -56,12 +58,12 @@ func (k *KNNPolicy) Decide(ctx context.Context, st *conductor.State) (conductor.
 	if !ok {
 		cheapest, found := Cheapest(models)
 		if !found {
-			return (&RetrieveAnswer{Name: PolicyKNN, Temperature: k.Temperature, Counter: k.Counter}).Decide(ctx, st)
+			return (&RetrieveAnswer{Name: k.name(), Temperature: k.Temperature, Counter: k.Counter}).Decide(ctx, st)
 		}
-		st.Observe("knn: no recorded outcome for any allowed model; answering with the cheapest")
+		st.Observe(k.name() + ": no recorded outcome for any allowed model; answering with the cheapest")
 		choice = cheapest
 	}
-	answer := &RetrieveAnswer{Name: PolicyKNN, Pick: Fixed(choice.Name), Model: choice.Name, Temperature: k.Temperature, Counter: k.Counter}
+	answer := &RetrieveAnswer{Name: k.name(), Pick: Fixed(choice.Name), Model: choice.Name, Temperature: k.Temperature, Counter: k.Counter}
 	return answer.Decide(ctx, st)
 }
 
@@ -85,7 +87,11 @@ func (k *KNNPolicy) pick(task string, models []llm.ModelInfo) (llm.ModelInfo, bo
 		byKey[key] = m
 		cands = append(cands, KNNCandidate{Name: key, Cost: price(m), Latency: m.Latency.Seconds()})
 	}
-	c, ok := k.Router.Choose(task, cands, k.Weights)
+	names := make([]string, len(cands))
+	for i, c := range cands {
+		names[i] = c.Name
+	}
+	c, ok := ChooseByUtility(k.Router.Predict(task, names), cands, k.Weights)
 	if !ok {
 		return llm.ModelInfo{}, false
 	}
@@ -94,7 +100,7 @@ func (k *KNNPolicy) pick(task string, models []llm.ModelInfo) (llm.ModelInfo, bo
 
 // String describes the policy for logs.
 func (k *KNNPolicy) String() string {
-	return fmt.Sprintf("knn(k=%d, cost %.2f, latency %.2f, %d examples)", k.Router.K, k.Weights.Cost, k.Weights.Latency, k.Router.Len())
+	return fmt.Sprintf("%s(cost %.3f, latency %.3f, %d examples)", k.name(), k.Weights.Cost, k.Weights.Latency, k.Router.Len())
 }
 
 // newKNNPolicy is NewKNNPolicy as NewPolicy returns it.

@@ -143,32 +143,51 @@ var knnCache = struct {
 }{byPath: map[string]cachedKNN{}}
 
 type cachedKNN struct {
-	mod  time.Time
-	size int64
-	knn  *KNN
+	mod   time.Time
+	size  int64
+	knn   *KNN
+	blend *Blend // trained on first use
+	// examples are kept to train the blend later.
+	examples []KNNExample
 }
 
 // LoadKNN trains a router from the file at path (cached while the file is
 // unchanged). A missing file is reported with how to create one.
 func LoadKNN(path string) (*KNN, error) {
+	c, err := loadRouters(path, false)
+	return c.knn, err
+}
+
+// LoadBlend trains the blended router (LogReg and KNN) from the file at
+// path, cached like LoadKNN.
+func LoadBlend(path string) (*Blend, error) {
+	c, err := loadRouters(path, true)
+	return c.blend, err
+}
+
+func loadRouters(path string, blend bool) (cachedKNN, error) {
 	st, err := os.Stat(path)
 	if errors.Is(err, fs.ErrNotExist) {
-		return nil, fmt.Errorf("the knn policy needs recorded outcomes to learn from, and %s does not exist: "+
+		return cachedKNN{}, fmt.Errorf("the knn policy needs recorded outcomes to learn from, and %s does not exist: "+
 			"write {question, scores} lines or exported fixed:MODEL runs there, or set %s", path, KNNTrainingEnv)
 	}
 	if err != nil {
-		return nil, fmt.Errorf("knn training file: %w", err)
+		return cachedKNN{}, fmt.Errorf("knn training file: %w", err)
 	}
 	knnCache.Lock()
 	defer knnCache.Unlock()
-	if c, ok := knnCache.byPath[path]; ok && c.mod.Equal(st.ModTime()) && c.size == st.Size() {
-		return c.knn, nil
+	c, ok := knnCache.byPath[path]
+	if !ok || !c.mod.Equal(st.ModTime()) || c.size != st.Size() {
+		examples, err := LoadKNNTraining(path)
+		if err != nil {
+			return cachedKNN{}, err
+		}
+		c = cachedKNN{mod: st.ModTime(), size: st.Size(), knn: TrainKNN(examples, 0)}
+		c.examples = examples
 	}
-	examples, err := LoadKNNTraining(path)
-	if err != nil {
-		return nil, err
+	if blend && c.blend == nil {
+		c.blend = &Blend{Routers: []Router{TrainLogReg(c.examples, LogRegOptions{}), c.knn}}
 	}
-	k := TrainKNN(examples, 0)
-	knnCache.byPath[path] = cachedKNN{mod: st.ModTime(), size: st.Size(), knn: k}
-	return k, nil
+	knnCache.byPath[path] = c
+	return c, nil
 }

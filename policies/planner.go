@@ -65,7 +65,17 @@ func (p *Planner) Plan(req conductor.Request, eps *conductor.Episodes) (conducto
 	if task.MaxTurns == 0 {
 		task.MaxTurns = p.opts.MaxTurns
 	}
-	return PrepareTask(task, p.Preferences().Tighten(override), eps), policy, nil
+	prefs := p.Preferences().Tighten(override)
+	if pu, ok := policy.(preferenceUser); ok {
+		pu.UsePreferences(prefs)
+	}
+	return PrepareTask(task, prefs, eps), policy, nil
+}
+
+// preferenceUser is a policy that weighs its choices by the preferences in
+// force (the learned routers' cost and latency weights).
+type preferenceUser interface {
+	UsePreferences(Preferences)
 }
 
 // Policy builds the policy named name ("" for the configured default) and

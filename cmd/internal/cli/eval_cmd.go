@@ -25,10 +25,13 @@ type evalFlags struct {
 	costWeights        string
 	latencyWeight      float64
 	neighbours         int
+	l2                 float64
 	seed               uint64
 	base, preference   string
 	asJSON             bool
 	htmlPath           string
+	split              string
+	dropIncomplete     bool
 }
 
 func newEvalCommand(g *globals) *cobra.Command {
@@ -50,13 +53,21 @@ default under $XDG_DATA_HOME/toolhub/evals), so an interrupted eval resumes
 when the same command is run again.
 
 Replay eval (--replay): no model is called. Each task carries the recorded
-score and cost of every candidate model (the llmrouter-nim9 layout:
-scores_train.json, scores_test.json, llm_candidates.json, queries_*.jsonl);
-a policy's choice is answered from the record on the test split, with test
-questions that also appear in train dropped. Policies: singles (every
-fixed:MODEL), cheapest, strongest, random, oracle, per-task-best and knn,
-the learned router, trained on the train split and swept over
---cost-weights. Latency is not recorded there and is modelled from model size.
+score of every candidate model and, in format v2, what each answer cost and
+took (docs/replay-format.md: scores_train.json, scores_test.json,
+candidates.json or llm_candidates.json, queries_*.jsonl); a policy's choice
+is answered from the record on the test split, with test questions that
+also appear in train dropped. A row missing a score for some candidate is
+refused unless --drop-incomplete. Policies: singles (every fixed:MODEL),
+cheapest, strongest (best on train), random, oracle, per-task-best, and the
+learned routers knn, lr (per-model logistic regression) and blend (their
+mean), trained on the train split and swept over --cost-weights. Each
+router's AIQ, APGR and CPT(50%) are measured on a fixed grid of weights,
+and its operating point is chosen on validation rows held out of train.
+--split validation scores on those rows instead (the test split is then
+not read at all): choose settings there. Costs not recorded use a token
+proxy; latency not recorded is modelled from model size (never for a model
+of unknown size). Costs print in USD per 1,000 tasks.
 
 The knn policy also runs live (--policy knn, or knn:PATH): it learns from
 recorded outcomes in $TOOLHUB_KNN_TRAINING, else
@@ -67,6 +78,7 @@ score}} lines, or "toolhub runs export" output of fixed:MODEL evals.
 with an accuracy-versus-cost chart.`,
 		Example: `  toolhub eval --replay ../shared/data/routing/llmrouter-nim9
   toolhub eval --replay DIR --policy singles,oracle,knn --cost-weights 0,0.05,0.1 --html report.html
+  toolhub eval --replay DIR --split validation --policy singles,knn,lr,blend
   toolhub eval --tasks qa.jsonl --policy orchestrator,cheapest,knn --repeat 3 --parallel 2
   toolhub eval --tasks qa.jsonl --policy strongest --judge gpt5 --json`,
 		Args: cobra.NoArgs,
@@ -87,6 +99,7 @@ with an accuracy-versus-cost chart.`,
 			return f.output(g, rep)
 		},
 	}
+	cmd.AddCommand(newEvalConvertCommand(g))
 	fl := cmd.Flags()
 	fl.StringVar(&f.tasks, "tasks", "", "live eval: JSONL file of {id, question, answer, [domain]}")
 	fl.StringVar(&f.replay, "replay", "", "replay eval: directory of recorded outcomes (no model calls)")
@@ -101,9 +114,12 @@ with an accuracy-versus-cost chart.`,
 	fl.StringVar(&f.costWeights, "cost-weights", "", "replay: knn cost weights to sweep (default 0,0.03,0.05,0.07,0.1,0.15,0.2,0.3,0.5,0.7,1)")
 	fl.Float64Var(&f.latencyWeight, "latency-weight", 0, "replay: knn latency weight")
 	fl.IntVar(&f.neighbours, "k", 0, fmt.Sprintf("replay: knn neighbours (default: 4%% of the train rows, at most %d)", policies.DefaultKNNNeighbours))
+	fl.Float64Var(&f.l2, "l2", policies.DefaultLogRegL2, "replay: lr L2 penalty per example")
 	fl.Uint64Var(&f.seed, "seed", 1, "replay: seed of the random policy")
 	fl.StringVar(&f.base, "base", "", "base policy of the reward (default: cheapest in replay, the first policy live)")
 	fl.StringVar(&f.preference, "preference", "1,1,1", "reward preference weights: outcome,cost,latency")
+	fl.StringVar(&f.split, "split", eval.SplitTest, "replay: rows to score: test, or validation (held out of train)")
+	fl.BoolVar(&f.dropIncomplete, "drop-incomplete", false, "replay: leave out rows missing a score for some candidate (counted in the report) instead of refusing the set")
 	fl.BoolVar(&f.asJSON, "json", false, "print the report as JSON")
 	fl.StringVar(&f.htmlPath, "html", "", "also write the report as an HTML page with the chart")
 	return cmd
@@ -123,8 +139,12 @@ func (f *evalFlags) validate() (policies.PreferenceVector, error) {
 		return pref, usageError("--repeat and --parallel must be at least 1")
 	case f.tolerance < 0:
 		return pref, usageError("--tolerance must not be negative")
+	case f.split != eval.SplitTest && f.split != eval.SplitValidation:
+		return pref, usageError("--split %q: want test or validation", f.split)
 	case f.neighbours < 0:
 		return pref, usageError("--k must not be negative")
+	case !(f.l2 > 0):
+		return pref, usageError("--l2 must be positive")
 	case f.tasks != "" && f.base != "" && !slices.Contains(splitList(f.policies), f.base):
 		return pref, usageError("--base %q must be one of the --policy list", f.base)
 	}

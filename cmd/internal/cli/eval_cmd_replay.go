@@ -10,16 +10,22 @@ import (
 	"github.com/toolhub/toolhub/policies"
 )
 
-// runReplay scores the policies on the replay set's test split.
+// runReplay scores the policies on the replay set's test split, or on the
+// validation rows held out of train.
 func (f *evalFlags) runReplay(cmd *cobra.Command, pref policies.PreferenceVector) (*eval.Report, error) {
-	set, err := eval.LoadReplay(f.replay)
+	set, err := eval.LoadReplayWith(f.replay, eval.LoadOptions{DropIncomplete: f.dropIncomplete})
 	if err != nil {
 		return nil, asUsage(err)
+	}
+	if f.split == eval.SplitValidation {
+		if set, err = set.ValidationSet(); err != nil {
+			return nil, asUsage(err)
+		}
 	}
 	weights, _ := f.weights()
 	rep, err := eval.Replay(set, eval.ReplayOptions{
 		Policies: splitList(f.policies), CostWeights: weights, Latency: f.latencyWeight,
-		K: f.neighbours, Seed: f.seed, Base: f.base, Preference: pref,
+		K: f.neighbours, LogReg: policies.LogRegOptions{L2: f.l2}, Seed: f.seed, Base: f.base, Preference: pref,
 	})
 	if err != nil {
 		return nil, asUsage(err)

@@ -1,0 +1,104 @@
+package cli
+
+import (
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+
+	"github.com/spf13/cobra"
+
+	"github.com/toolhub/toolhub/config"
+	"github.com/toolhub/toolhub/eval"
+)
+
+// newEvalConvertCommand turns CSVs of per-query outcomes and of candidates
+// into a v2 replay directory.
+func newEvalConvertCommand(g *globals) *cobra.Command {
+	var outcomes, candidates, out string
+	cmd := &cobra.Command{
+		Use:   "convert --outcomes FILE.csv --candidates FILE.csv --out DIR",
+		Short: "Turn CSVs of per-query outcomes into a replay directory (format v2)",
+		Long: `Reads a CSV of per-query outcomes, one line per (query, model), with columns
+id, split (train or test), question, model, score and optionally task,
+cost_usd, latency_s, tokens_in, tokens_out (empty cells: not recorded), and a
+CSV of candidates with columns name, input_price, output_price (USD per
+million tokens) and optionally size (e.g. 7B; empty: unknown) and context
+(tokens). Writes scores_train.json, scores_test.json and candidates.json to
+--out, which "toolhub eval --replay DIR" then reads. See
+docs/replay-format.md.`,
+		Example: `  toolhub eval convert --outcomes outcomes.csv --candidates models.csv --out pool/
+  toolhub eval --replay pool/`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			if outcomes == "" || candidates == "" || out == "" {
+				return usageError("give --outcomes FILE.csv, --candidates FILE.csv and --out DIR")
+			}
+			train, test, models, err := readConvertInputs(outcomes, candidates)
+			if err != nil {
+				return asUsage(err)
+			}
+			for name, v := range map[string]any{"scores_train.json": train, "scores_test.json": test, "candidates.json": models} {
+				data, err := json.MarshalIndent(v, "", "  ")
+				if err != nil {
+					return fmt.Errorf("encode %s: %w", name, err)
+				}
+				if err := config.WriteFileAtomic(filepath.Join(out, name), append(data, '\n'), 0o644); err != nil {
+					return err
+				}
+			}
+			fmt.Fprintf(g.stdio.Out, "wrote %d train and %d test rows over %d candidates to %s\n", len(train), len(test), len(models), out)
+			return nil
+		},
+	}
+	fl := cmd.Flags()
+	fl.StringVar(&outcomes, "outcomes", "", "CSV of per-query outcomes (one line per query and model)")
+	fl.StringVar(&candidates, "candidates", "", "CSV of candidate models with prices")
+	fl.StringVar(&out, "out", "", "directory to write the replay set to")
+	return cmd
+}
+
+func readConvertInputs(outcomes, candidates string) ([]eval.ReplayRow, []eval.ReplayRow, []candidateJSON, error) {
+	f, err := os.Open(outcomes)
+	if err != nil {
+		return nil, nil, nil, fmt.Errorf("read outcomes: %w", err)
+	}
+	defer f.Close()
+	train, test, err := eval.ConvertOutcomes(outcomes, f)
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	c, err := os.Open(candidates)
+	if err != nil {
+		return nil, nil, nil, fmt.Errorf("read candidates: %w", err)
+	}
+	defer c.Close()
+	models, err := eval.ConvertCandidates(candidates, c)
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	if len(train) == 0 || len(test) == 0 {
+		return nil, nil, nil, fmt.Errorf("%s: need rows in both splits (train %d, test %d)", outcomes, len(train), len(test))
+	}
+	out := make([]candidateJSON, len(models))
+	for i, m := range models {
+		out[i] = candidateJSON{Name: m.Name, InputPrice: m.PriceIn, OutputPrice: m.PriceOut, Size: sizeText(m.SizeB), Context: m.Context}
+	}
+	return train, test, out, nil
+}
+
+// candidateJSON is one entry of a v2 candidates.json.
+type candidateJSON struct {
+	Name        string  `json:"name"`
+	InputPrice  float64 `json:"input_price"`
+	OutputPrice float64 `json:"output_price"`
+	Size        string  `json:"size"`
+	Context     int     `json:"context,omitempty"`
+}
+
+func sizeText(b float64) string {
+	if b <= 0 {
+		return ""
+	}
+	return fmt.Sprintf("%gB", b)
+}

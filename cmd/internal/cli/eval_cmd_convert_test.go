@@ -1,0 +1,58 @@
+package cli
+
+import (
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+func TestEvalConvertThenReplay(t *testing.T) {
+	dir := t.TempDir()
+	outcomes, models, pool := filepath.Join(dir, "outcomes.csv"), filepath.Join(dir, "models.csv"), filepath.Join(dir, "pool")
+	var b strings.Builder
+	b.WriteString("id,split,question,model,score,cost_usd\n")
+	for i, q := range []string{"add two numbers", "name a capital", "add three numbers", "name a river"} {
+		split := "train"
+		if i >= 2 {
+			split = "test"
+		}
+		id := string(rune('a' + i))
+		b.WriteString(id + "," + split + "," + q + ",small,1,0.001\n")
+		b.WriteString(id + "," + split + "," + q + ",big,1,0.01\n")
+	}
+	writeFile(t, outcomes, b.String())
+	writeFile(t, models, "name,input_price,output_price,size\nsmall,0.1,0.1,8B\nbig,1,1,\n")
+	code, stdout, stderr := runSub(t, newEvalCommand, "", "convert", "--outcomes", outcomes, "--candidates", models, "--out", pool)
+	if code != 0 || !strings.Contains(stdout, "2 train and 2 test rows over 2 candidates") {
+		t.Fatalf("convert: exit %d, %s %s", code, stdout, stderr)
+	}
+	code, stdout, stderr = runSub(t, newEvalCommand, "", "--replay", pool, "--policy", "fixed:small,fixed:big")
+	if code != 0 || !strings.Contains(stdout, "recorded 4") {
+		t.Fatalf("replay of the converted pool: exit %d\n%s%s", code, stdout, stderr)
+	}
+	// fixed:big costs the recorded 0.01 USD a task: 10 USD per 1,000.
+	if !strings.Contains(stdout, "10.0000") {
+		t.Fatalf("recorded costs not used:\n%s", stdout)
+	}
+}
+
+func TestEvalReplayRefusesIncompleteUnlessAsked(t *testing.T) {
+	dir := t.TempDir()
+	outcomes, models, pool := filepath.Join(dir, "outcomes.csv"), filepath.Join(dir, "models.csv"), filepath.Join(dir, "pool")
+	writeFile(t, outcomes, "id,split,question,model,score\n"+
+		"a,train,q one,small,1\na,train,q one,big,1\n"+
+		"b,train,q two,small,1\n"+
+		"c,test,q three,small,0\nc,test,q three,big,1\n")
+	writeFile(t, models, "name,input_price,output_price\nsmall,0.1,0.1\nbig,1,1\n")
+	if code, _, stderr := runSub(t, newEvalCommand, "", "convert", "--outcomes", outcomes, "--candidates", models, "--out", pool); code != 0 {
+		t.Fatalf("convert: %s", stderr)
+	}
+	code, _, stderr := runSub(t, newEvalCommand, "", "--replay", pool, "--policy", "fixed:big")
+	if code != exitUsage || !strings.Contains(stderr, "1 of 3 rows lack a score") || !strings.Contains(stderr, "b (missing big)") {
+		t.Fatalf("exit %d, stderr %q", code, stderr)
+	}
+	code, stdout, stderr := runSub(t, newEvalCommand, "", "--replay", pool, "--policy", "fixed:big", "--drop-incomplete")
+	if code != 0 || !strings.Contains(stdout, "1 rows lacking a score for some candidate were dropped") {
+		t.Fatalf("exit %d\n%s%s", code, stdout, stderr)
+	}
+}

@@ -1,0 +1,188 @@
+package eval
+
+import (
+	"encoding/csv"
+	"errors"
+	"fmt"
+	"io"
+	"slices"
+	"strconv"
+	"strings"
+)
+
+// Columns of a per-query outcomes CSV: one line per (query, model).
+// Required: id, split (train or test), question, model, score; optional:
+// task, cost_usd, latency_s, tokens_in, tokens_out (empty: not recorded).
+var (
+	outcomeRequired = []string{"id", "split", "question", "model", "score"}
+	outcomeOptional = []string{"task", "cost_usd", "latency_s", "tokens_in", "tokens_out"}
+)
+
+// ConvertOutcomes reads a per-query outcomes CSV into v2 train and test rows
+// (in first-seen order). name labels errors with the line.
+func ConvertOutcomes(name string, r io.Reader) (train, test []ReplayRow, err error) {
+	cr := csv.NewReader(r)
+	cr.FieldsPerRecord = -1
+	header, err := cr.Read()
+	if err != nil {
+		return nil, nil, fmt.Errorf("%s: header: %w", name, err)
+	}
+	col, err := outcomeColumns(header)
+	if err != nil {
+		return nil, nil, fmt.Errorf("%s: %w", name, err)
+	}
+	rows := map[string]*ReplayRow{}
+	split := map[string]string{}
+	var order []string
+	for line := 2; ; line++ {
+		rec, err := cr.Read()
+		if errors.Is(err, io.EOF) {
+			break
+		}
+		if err != nil {
+			return nil, nil, fmt.Errorf("%s: %w", name, err)
+		}
+		get := func(c string) string {
+			if i, ok := col[c]; ok && i < len(rec) {
+				return strings.TrimSpace(rec[i])
+			}
+			return ""
+		}
+		id, model := get("id"), get("model")
+		if id == "" || model == "" || get("question") == "" {
+			return nil, nil, fmt.Errorf("%s:%d: id, question and model must not be empty", name, line)
+		}
+		if s := get("split"); s != "train" && s != "test" {
+			return nil, nil, fmt.Errorf("%s:%d: split %q: want train or test", name, line, s)
+		}
+		row, seen := rows[id]
+		if !seen {
+			row = &ReplayRow{ID: id, Question: get("question"), Task: get("task"), Scores: map[string]float64{}}
+			rows[id], split[id] = row, get("split")
+			order = append(order, id)
+		} else if row.Question != get("question") || split[id] != get("split") {
+			return nil, nil, fmt.Errorf("%s:%d: id %q appears with another question or split", name, line, id)
+		}
+		if _, dup := row.Scores[model]; dup {
+			return nil, nil, fmt.Errorf("%s:%d: id %q scores model %q twice", name, line, id, model)
+		}
+		if err := setOutcome(row, model, get); err != nil {
+			return nil, nil, fmt.Errorf("%s:%d: %w", name, line, err)
+		}
+	}
+	for _, id := range order {
+		if err := checkRowValues(*rows[id]); err != nil {
+			return nil, nil, fmt.Errorf("%s: id %q: %w", name, id, err)
+		}
+		if split[id] == "train" {
+			train = append(train, *rows[id])
+		} else {
+			test = append(test, *rows[id])
+		}
+	}
+	return train, test, nil
+}
+
+func outcomeColumns(header []string) (map[string]int, error) {
+	col := map[string]int{}
+	for i, h := range header {
+		h = strings.ToLower(strings.TrimSpace(h))
+		if !slices.Contains(outcomeRequired, h) && !slices.Contains(outcomeOptional, h) {
+			return nil, fmt.Errorf("unknown column %q (want %s, optionally %s)", h,
+				strings.Join(outcomeRequired, ", "), strings.Join(outcomeOptional, ", "))
+		}
+		col[h] = i
+	}
+	for _, c := range outcomeRequired {
+		if _, ok := col[c]; !ok {
+			return nil, fmt.Errorf("missing column %q", c)
+		}
+	}
+	return col, nil
+}
+
+// setOutcome records one model's score and, when given, its cost, latency
+// and token counts on row.
+func setOutcome(row *ReplayRow, model string, get func(string) string) error {
+	score, err := strconv.ParseFloat(get("score"), 64)
+	if err != nil {
+		return fmt.Errorf("score %q: %w", get("score"), err)
+	}
+	row.Scores[model] = score
+	for _, f := range []struct {
+		col string
+		dst *map[string]float64
+	}{{"cost_usd", &row.CostUSD}, {"latency_s", &row.LatencyS}, {"tokens_in", &row.TokensIn}, {"tokens_out", &row.TokensOut}} {
+		s := get(f.col)
+		if s == "" {
+			continue
+		}
+		v, err := strconv.ParseFloat(s, 64)
+		if err != nil {
+			return fmt.Errorf("%s %q: %w", f.col, s, err)
+		}
+		if *f.dst == nil {
+			*f.dst = map[string]float64{}
+		}
+		(*f.dst)[model] = v
+	}
+	return nil
+}
+
+// ConvertCandidates reads a candidates CSV (name, input_price,
+// output_price, and optionally size and context) into v2 candidates.
+func ConvertCandidates(name string, r io.Reader) ([]ReplayModel, error) {
+	recs, err := csv.NewReader(r).ReadAll()
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", name, err)
+	}
+	if len(recs) < 2 {
+		return nil, fmt.Errorf("%s: want a header and at least one model", name)
+	}
+	col := map[string]int{}
+	for i, h := range recs[0] {
+		col[strings.ToLower(strings.TrimSpace(h))] = i
+	}
+	for _, c := range []string{"name", "input_price", "output_price"} {
+		if _, ok := col[c]; !ok {
+			return nil, fmt.Errorf("%s: missing column %q", name, c)
+		}
+	}
+	var list []candidate
+	for _, rec := range recs[1:] {
+		get := func(c string) string {
+			if i, ok := col[c]; ok && i < len(rec) {
+				return strings.TrimSpace(rec[i])
+			}
+			return ""
+		}
+		c := candidate{Name: get("name")}
+		size := get("size")
+		c.Size = &size
+		for _, p := range []struct {
+			col string
+			dst **float64
+		}{{"input_price", &c.InputPrice}, {"output_price", &c.OutputPrice}} {
+			if v, err := strconv.ParseFloat(get(p.col), 64); err == nil {
+				*p.dst = &v
+			}
+		}
+		if s := get("context"); s != "" {
+			n, err := strconv.Atoi(s)
+			if err != nil {
+				return nil, fmt.Errorf("%s: model %q: context %q: %w", name, c.Name, s, err)
+			}
+			c.Context = n
+		}
+		list = append(list, c)
+	}
+	out := make([]ReplayModel, 0, len(list))
+	for _, c := range list {
+		m, err := c.model()
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", name, err)
+		}
+		out = append(out, m)
+	}
+	return out, nil
+}

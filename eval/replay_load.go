@@ -1,0 +1,196 @@
+package eval
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
+	"math"
+	"os"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+)
+
+// replayCandidatesV2 is the v2 candidates file; without it the v1
+// llm_candidates.json is read.
+const replayCandidatesV2 = "candidates.json"
+
+// ParseScores parses a scores file: a JSON array of rows (v1: question and
+// scores; v2 adds id, task, cost_usd, latency_s, tokens_in and tokens_out,
+// each a map from model to value). name labels errors.
+func ParseScores(name string, data []byte) ([]ReplayRow, error) {
+	var rows []ReplayRow
+	if err := json.Unmarshal(data, &rows); err != nil {
+		return nil, fmt.Errorf("%s: %w", name, err)
+	}
+	for i, r := range rows {
+		if len(r.Scores) == 0 {
+			return nil, fmt.Errorf("%s: row %d has no scores", name, i+1)
+		}
+		if err := checkRowValues(r); err != nil {
+			return nil, fmt.Errorf("%s: row %d: %w", name, i+1, err)
+		}
+	}
+	return rows, nil
+}
+
+// checkRowValues refuses scores outside [0,1] and negative or non-finite
+// costs, latencies and token counts.
+func checkRowValues(r ReplayRow) error {
+	for m, s := range r.Scores {
+		if !(s >= 0 && s <= 1) {
+			return fmt.Errorf("score of %q is %v, want a number in [0,1]", m, s)
+		}
+	}
+	for field, values := range map[string]map[string]float64{"cost_usd": r.CostUSD, "latency_s": r.LatencyS,
+		"tokens_in": r.TokensIn, "tokens_out": r.TokensOut} {
+		for m, v := range values {
+			if !(v >= 0) || math.IsInf(v, 0) {
+				return fmt.Errorf("%s of %q is %v, want a finite non-negative number", field, m, v)
+			}
+		}
+	}
+	return nil
+}
+
+// nameRows gives rows without an id their split and 1-based position.
+func nameRows(rows []ReplayRow, split string) {
+	for i := range rows {
+		if rows[i].ID == "" {
+			rows[i].ID = fmt.Sprintf("%s#%d", split, i+1)
+		}
+	}
+}
+
+// scoredModels is the sorted union of the models any row scores.
+func scoredModels(splits ...[]ReplayRow) []string {
+	seen := map[string]bool{}
+	for _, rows := range splits {
+		for _, r := range rows {
+			for m := range r.Scores {
+				seen[m] = true
+			}
+		}
+	}
+	out := make([]string, 0, len(seen))
+	for m := range seen {
+		out = append(out, m)
+	}
+	slices.Sort(out)
+	return out
+}
+
+// loadCandidates reads the candidates file (v2, else v1) and returns the
+// scored models with their prices, sorted by name. A scored model the file
+// does not price is an error.
+func loadCandidates(dir string, scored []string) ([]ReplayModel, error) {
+	path := filepath.Join(dir, replayCandidatesV2)
+	data, err := os.ReadFile(path)
+	if errors.Is(err, fs.ErrNotExist) {
+		path = filepath.Join(dir, replayCandidates)
+		data, err = os.ReadFile(path)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("read replay candidates: %w", err)
+	}
+	all, err := ParseCandidates(path, data)
+	if err != nil {
+		return nil, err
+	}
+	models := make([]ReplayModel, 0, len(scored))
+	for _, name := range scored {
+		i := slices.IndexFunc(all, func(m ReplayModel) bool { return m.Name == name })
+		if i < 0 {
+			return nil, fmt.Errorf("%s: no price for scored model %q", path, name)
+		}
+		models = append(models, all[i])
+	}
+	return models, nil
+}
+
+// candidate is one entry of a candidates file, in either version.
+type candidate struct {
+	Name        string   `json:"name"`
+	Size        *string  `json:"size"`
+	InputPrice  *float64 `json:"input_price"`
+	OutputPrice *float64 `json:"output_price"`
+	Context     int      `json:"context"`
+}
+
+// ParseCandidates parses a candidates file: v2 is a JSON array of {name,
+// input_price, output_price, size, context}; v1 (llm_candidates.json) an
+// object from name to {size, input_price, output_price}. Prices are USD per
+// million tokens and required; size is like "7B", empty or absent when
+// unknown, anything else an error.
+func ParseCandidates(name string, data []byte) ([]ReplayModel, error) {
+	var list []candidate
+	if t := bytes.TrimSpace(data); len(t) > 0 && t[0] == '[' {
+		if err := json.Unmarshal(t, &list); err != nil {
+			return nil, fmt.Errorf("%s: %w", name, err)
+		}
+	} else {
+		var byName map[string]candidate
+		if err := json.Unmarshal(data, &byName); err != nil {
+			return nil, fmt.Errorf("%s: %w", name, err)
+		}
+		for n, c := range byName {
+			c.Name = n
+			list = append(list, c)
+		}
+	}
+	out := make([]ReplayModel, 0, len(list))
+	seen := map[string]bool{}
+	for _, c := range list {
+		m, err := c.model()
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", name, err)
+		}
+		if seen[m.Name] {
+			return nil, fmt.Errorf("%s: model %q listed twice", name, m.Name)
+		}
+		seen[m.Name] = true
+		out = append(out, m)
+	}
+	slices.SortFunc(out, func(a, b ReplayModel) int { return strings.Compare(a.Name, b.Name) })
+	return out, nil
+}
+
+func (c candidate) model() (ReplayModel, error) {
+	if c.Name == "" {
+		return ReplayModel{}, errors.New("a candidate has no name")
+	}
+	if c.InputPrice == nil || c.OutputPrice == nil || !(*c.InputPrice >= 0) || !(*c.OutputPrice >= 0) ||
+		math.IsInf(*c.InputPrice, 0) || math.IsInf(*c.OutputPrice, 0) {
+		return ReplayModel{}, fmt.Errorf("model %q: input_price and output_price (USD per 1M tokens) must be given and non-negative", c.Name)
+	}
+	if c.Context < 0 {
+		return ReplayModel{}, fmt.Errorf("model %q: context %d is negative", c.Name, c.Context)
+	}
+	size := ""
+	if c.Size != nil {
+		size = *c.Size
+	}
+	b, err := ParseSize(size)
+	if err != nil {
+		return ReplayModel{}, fmt.Errorf("model %q: %w", c.Name, err)
+	}
+	return ReplayModel{Name: c.Name, SizeB: b, PriceIn: *c.InputPrice, PriceOut: *c.OutputPrice, Context: c.Context}, nil
+}
+
+// ParseSize reads a parameter count like "7B", "1.5b" or "70": billions.
+// An empty size is unknown (0); anything unparseable or not positive is an
+// error, never a guess.
+func ParseSize(s string) (float64, error) {
+	t := strings.TrimSpace(s)
+	if t == "" {
+		return 0, nil
+	}
+	v, err := strconv.ParseFloat(strings.TrimSuffix(strings.ToUpper(t), "B"), 64)
+	if err != nil || !(v > 0) || math.IsInf(v, 0) {
+		return 0, fmt.Errorf("size %q: want billions of parameters like \"7B\", or empty when unknown", s)
+	}
+	return v, nil
+}

@@ -1,0 +1,39 @@
+package eval
+
+import (
+	"fmt"
+	"strings"
+)
+
+// replayNotes says what a replay's figures rest on: rows dropped, where
+// costs came from, how latency was had.
+func replayNotes(set *ReplaySet) []string {
+	var notes []string
+	if set.splitName() == SplitValidation {
+		notes = append(notes, fmt.Sprintf("scored on validation: the %d%% of train rows whose question hashes below it; "+
+			"the routers learn from the other train rows and the test split is not read", ValidationPercent))
+	} else {
+		notes = append(notes, fmt.Sprintf("%d test rows also in train were dropped", set.Dropped))
+	}
+	if set.Incomplete > 0 {
+		notes = append(notes, fmt.Sprintf("%d rows lacking a score for some candidate were dropped (--drop-incomplete)", set.Incomplete))
+	}
+	src := costSources(set.Models, set.Test)
+	total := src[CostRecorded] + src[CostTokens] + src[CostProxy]
+	if src[CostProxy] == total {
+		notes = append(notes, CostModelNote)
+	} else {
+		var parts []string
+		for _, k := range []string{CostRecorded, CostTokens, CostProxy} {
+			if src[k] > 0 {
+				parts = append(parts, fmt.Sprintf("%s %d", k, src[k]))
+			}
+		}
+		notes = append(notes, fmt.Sprintf("answer costs of %d (row, model) pairs: %s", total, strings.Join(parts, ", ")))
+		if src[CostProxy] > 0 {
+			notes = append(notes, CostModelNote)
+		}
+	}
+	notes = append(notes, LatencyModelNote)
+	return notes
+}

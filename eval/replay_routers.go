@@ -1,0 +1,33 @@
+package eval
+
+import (
+	"github.com/toolhub/toolhub/policies"
+)
+
+// trainRouter fits the named learned router on the set's train split.
+func trainRouter(set *ReplaySet, opts ReplayOptions, name string) policies.Router {
+	examples := TrainExamples(set.Train)
+	switch name {
+	case LogRegName:
+		return policies.TrainLogReg(examples, opts.LogReg)
+	case BlendName:
+		return &policies.Blend{Routers: []policies.Router{policies.TrainLogReg(examples, opts.LogReg), policies.TrainKNN(examples, opts.K)}}
+	}
+	return policies.TrainKNN(examples, opts.K)
+}
+
+// routerSweep trains the named router once and returns it at every cost
+// weight of the sweep.
+func routerSweep(set *ReplaySet, opts ReplayOptions, name string) []ReplayPolicy {
+	cache := newPredictionCache(trainRouter(set, opts, name), set.Models)
+	weights := opts.CostWeights
+	if len(weights) == 0 {
+		weights = DefaultCostWeights
+	}
+	out := make([]ReplayPolicy, len(weights))
+	for i, w := range weights {
+		out[i] = knnPolicy{router: name, set: set, models: set.Models, cache: cache,
+			weights: policies.UtilityWeights{Cost: w, Latency: opts.Latency}}
+	}
+	return out
+}

@@ -1,0 +1,60 @@
+package eval
+
+import (
+	"fmt"
+	"strings"
+)
+
+// maxListedIDs caps the row ids an incompleteness error names.
+const maxListedIDs = 5
+
+// IncompleteError refuses a replay set with rows that lack a score for some
+// candidate: scoring such a row's missing model 0 would bias every policy
+// that picks it.
+type IncompleteError struct {
+	Rows  int      // rows lacking at least one score
+	Total int      // rows in train and test
+	First []string // the first offending rows, "id (missing a, b)"
+}
+
+func (e *IncompleteError) Error() string {
+	return fmt.Sprintf("%d of %d rows lack a score for some candidate, first: %s (fill them in, or pass --drop-incomplete to leave those rows out)",
+		e.Rows, e.Total, strings.Join(e.First, "; "))
+}
+
+// checkComplete returns train and test when every row scores every model;
+// otherwise it refuses them with an IncompleteError, or with drop removes
+// the incomplete rows and counts them.
+func checkComplete(models []ReplayModel, train, test []ReplayRow, drop bool) ([]ReplayRow, []ReplayRow, int, error) {
+	e := &IncompleteError{Total: len(train) + len(test)}
+	keep := func(rows []ReplayRow) []ReplayRow {
+		out := make([]ReplayRow, 0, len(rows))
+		for _, r := range rows {
+			missing := missingScores(models, r)
+			if len(missing) == 0 {
+				out = append(out, r)
+				continue
+			}
+			e.Rows++
+			if len(e.First) < maxListedIDs {
+				e.First = append(e.First, fmt.Sprintf("%s (missing %s)", r.ID, strings.Join(missing, ", ")))
+			}
+		}
+		return out
+	}
+	train, test = keep(train), keep(test)
+	if e.Rows > 0 && !drop {
+		return nil, nil, 0, e
+	}
+	return train, test, e.Rows, nil
+}
+
+func missingScores(models []ReplayModel, r ReplayRow) []string {
+	var missing []string
+	for _, m := range models {
+		if _, ok := r.Scores[m.Name]; !ok {
+			missing = append(missing, m.Name)
+		}
+	}
+	return missing
+}
