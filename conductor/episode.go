@@ -182,6 +182,8 @@ func (e *Episodes) refuseStart(ep *episode, policy Policy) error {
 
 func (e *Episodes) loop(ctx context.Context, st *State, policy Policy) error {
 	ep := st.ep
+	decide := policy.Begin(st)
+	var last *Outcome
 	for turn := 1; turn <= st.MaxTurns; turn++ {
 		if ctx.Err() != nil {
 			ep.endByContext(ctx)
@@ -190,26 +192,60 @@ func (e *Episodes) loop(ctx context.Context, st *State, policy Policy) error {
 		ep.mu.Lock()
 		ep.turn, st.Turn = turn, turn
 		ep.mu.Unlock()
-		d, err := policy.Decide(ctx, st)
-		switch {
-		case ctx.Err() != nil:
-			ep.endByContext(ctx)
-			return nil
-		case d.Final && !ep.refusedByLimit():
-			ep.run.Status, ep.run.Answer, ep.run.Forced = RunAnswered, d.Answer, d.Forced
-			ep.record(Step{Kind: StepAnswer, Text: d.Answer})
-			return nil
-		case ep.limited():
-			ep.endByLimit()
-			return nil
-		case err != nil:
-			ep.run.Status, ep.run.Error = RunFailed, err.Error()
-			return fmt.Errorf("run %s turn %d: %w", ep.run.ID, turn, err)
+		var a Action
+		a, last = ep.runTurn(ctx, st, decide, last)
+		if done, err := ep.conclude(ctx, a); done {
+			return err
 		}
 	}
 	ep.run.Status = RunNoAnswer
 	ep.run.Error = fmt.Sprintf("no answer within %d turns", st.MaxTurns)
 	return nil
+}
+
+// MaxActionsPerTurn bounds the tool and model actions of one turn, so that
+// a policy that never ends its turn cannot hold the episode.
+const MaxActionsPerTurn = 32
+
+// runTurn runs the policy's actions until one ends the turn and returns
+// that action; carry is the outcome the next turn's first decision sees.
+func (ep *episode) runTurn(ctx context.Context, st *State, decide Decider, last *Outcome) (end Action, carry *Outcome) {
+	for n := 0; ; n++ {
+		a := decide(st, last)
+		if a.Kind != ActTool && a.Kind != ActModel {
+			ep.act(ctx, st, a)
+			return a, nil
+		}
+		if n == MaxActionsPerTurn {
+			return Action{Kind: ActFail, Err: fmt.Errorf("the policy took more than %d actions in one turn", MaxActionsPerTurn)}, nil
+		}
+		last = ep.act(ctx, st, a)
+		if a.EndTurn {
+			return Action{Kind: ActEndTurn}, last
+		}
+	}
+}
+
+// conclude applies the action that ended a turn: an answer, a failure, or a
+// limit or context that ended the episode meanwhile. done says the episode
+// is over; err is set when it failed.
+func (ep *episode) conclude(ctx context.Context, a Action) (done bool, err error) {
+	switch {
+	case ctx.Err() != nil:
+		ep.endByContext(ctx)
+		return true, nil
+	case a.Kind == ActAnswer && !ep.refusedByLimit():
+		ep.run.Status, ep.run.Answer, ep.run.Forced = RunAnswered, a.Answer, a.Forced
+		ep.record(Step{Kind: StepAnswer, Text: a.Answer})
+		return true, nil
+	case ep.limited():
+		ep.endByLimit()
+		return true, nil
+	case a.Kind == ActFail:
+		ep.run.Status, ep.run.Error = RunFailed, a.Err.Error()
+		return true, fmt.Errorf("run %s turn %d: %w", ep.run.ID, ep.turn, a.Err)
+	}
+	return false, nil
 }
 
 // newState builds the policy's view: the tools and models the guard offers.

@@ -72,7 +72,7 @@ func (r *EpisodeRunner) Policy(name string) (conductor.Policy, string, error) {
 	}
 	orch := policies.Orchestrator{Temperature: r.models.Temperature}
 	if r.models.Fallback != "" && name == policies.PolicyOrchestrator {
-		fb, err := policies.NewPolicy(r.models.Fallback, policies.Orchestrator{Temperature: r.models.Temperature})
+		fb, err := policies.NewFallback(r.models.Fallback, policies.Orchestrator{Temperature: r.models.Temperature})
 		if err != nil {
 			return nil, name, fmt.Errorf("orchestrator.fallback: %w", err)
 		}

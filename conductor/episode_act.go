@@ -1,0 +1,110 @@
+package conductor
+
+import (
+	"context"
+	"encoding/json"
+	"time"
+
+	"github.com/toolhub/toolhub/hub"
+)
+
+// act runs a tool or model action and returns its outcome, after recording
+// the action's notes.
+func (ep *episode) act(ctx context.Context, st *State, a Action) *Outcome {
+	for _, n := range a.Notes {
+		ep.observe(n)
+	}
+	var out *Outcome
+	switch a.Kind {
+	case ActTool:
+		out = ep.callTool(ctx, st, a.Tool, a.Args, a.Purpose)
+	case ActModel:
+		out = ep.callModel(ctx, a.Model)
+	default:
+		return nil
+	}
+	out.Kind = a.Kind
+	out.Cancelled = ctx.Err() != nil
+	return out
+}
+
+// observe records a note in the trace: an invalid call, a skipped action.
+func (ep *episode) observe(text string) {
+	ep.record(Step{Kind: StepObservation, Text: text})
+}
+
+// callModel sends one request through the guard and the budget and
+// records the step, its error included.
+func (ep *episode) callModel(ctx context.Context, call ModelCall) *Outcome {
+	step := Step{Kind: StepModel, Alias: call.Alias, Endpoint: call.Endpoint, Purpose: call.Purpose}
+	m, ok := ep.models.Get(call.Endpoint)
+	if !ok {
+		return ep.refuse(step, &GuardError{Target: "model " + call.Endpoint, Reason: "not configured"})
+	}
+	info := m.Info()
+	step.Model, step.Locality = info.ModelID, info.Locality
+	if err := ep.checkModel(info, call.Role); err != nil {
+		return ep.refuse(step, err)
+	}
+	if err := ep.admit(info.CostUSD(expectedTokens(call.Body)), "model "+call.Endpoint); err != nil {
+		return ep.refuse(step, err)
+	}
+	if ep.keepBodies {
+		step.Request = call.Body
+	}
+	reply, err := m.Complete(ctx, call.Body)
+	if err != nil {
+		step.Error = err.Error()
+		ep.record(step)
+		return &Outcome{Err: err}
+	}
+	step.TokensIn, step.TokensOut, step.Estimated = reply.TokensIn, reply.TokensOut, reply.Estimated
+	step.USD = info.CostUSD(reply.TokensIn, reply.TokensOut)
+	step.CostUnknown = reply.CostUnknown
+	step.Wall = reply.Duration
+	step.Response, step.ToolCalls = reply.Content, reply.ToolCalls
+	ep.record(step)
+	ep.settle()
+	return &Outcome{Reply: reply}
+}
+
+// refuse records a call that was not made and returns why.
+func (ep *episode) refuse(step Step, err error) *Outcome {
+	step.Error = err.Error()
+	ep.record(step)
+	return &Outcome{Err: err}
+}
+
+// callTool calls an offered catalog tool through the guard and the budget
+// and records the step.
+func (ep *episode) callTool(ctx context.Context, st *State, name string, args json.RawMessage, purpose string) *Outcome {
+	step := Step{Kind: StepTool, Tool: name, Purpose: purpose}
+	tool, err := ep.checkTool(st, name)
+	if tool != nil {
+		step.Locality = tool.Locality
+	}
+	if err == nil {
+		err = ep.admit(tool.CostPerCall, "tool "+name)
+	}
+	if err != nil {
+		return ep.refuse(step, err)
+	}
+	start := time.Now()
+	res, err := ep.tools.Call(ctx, name, args, hub.CallOptions{})
+	step.Wall = time.Since(start)
+	step.USD = tool.CostPerCall
+	if err != nil {
+		step.Error = err.Error()
+	} else {
+		step.Response = ResultText(res.Raw, ep.maxResultChars)
+		if res.IsError {
+			step.Error = "tool reported an error"
+		}
+	}
+	ep.record(step)
+	ep.settle()
+	if err != nil {
+		return &Outcome{Err: err}
+	}
+	return &Outcome{Result: res}
+}
