@@ -3,9 +3,11 @@ package conductor
 import (
 	"context"
 	"encoding/json"
+	"slices"
 	"time"
 
 	"github.com/toolhub/toolhub/hub"
+	"github.com/toolhub/toolhub/llm"
 )
 
 // act runs a tool or model action and returns its outcome, after recording
@@ -107,4 +109,32 @@ func (ep *episode) callTool(ctx context.Context, st *State, name string, args js
 		return &Outcome{Err: err}
 	}
 	return &Outcome{Result: res}
+}
+
+// checkModel asks the guard about the endpoint and, for a call made for a
+// role, whether the guard left the model that role.
+func (ep *episode) checkModel(info llm.ModelInfo, role string) error {
+	if ok, reason := ep.guard.AllowModel(info); !ok {
+		return &GuardError{Target: "model " + info.Name, Reason: reason}
+	}
+	if role != "" && info.HasRole(role) && !slices.Contains(modelRoles(ep.guard, info), role) {
+		return &GuardError{Target: "model " + info.Name, Reason: "not offered for the " + role + " role"}
+	}
+	return nil
+}
+
+// checkTool returns the catalog tool when it was offered this episode and
+// the guard still allows it.
+func (ep *episode) checkTool(st *State, name string) (*hub.Tool, error) {
+	tool, ok := ep.tools.Snapshot().Lookup(name)
+	if !ok {
+		return nil, &GuardError{Target: "tool " + name, Reason: "not in the catalog"}
+	}
+	if allowed, reason := ep.guard.AllowTool(tool); !allowed {
+		return tool, &GuardError{Target: "tool " + name, Reason: reason}
+	}
+	if _, offered := st.Tool(name); !offered {
+		return tool, &GuardError{Target: "tool " + name, Reason: "not offered in this episode"}
+	}
+	return tool, nil
 }

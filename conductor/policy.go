@@ -7,6 +7,42 @@ import (
 	"github.com/toolhub/toolhub/llm"
 )
 
+// State is what a policy sees during one episode. The offered tools and
+// models are already filtered by the guard. A policy reads it; it acts only
+// through the Actions it returns.
+type State struct {
+	RunID        string
+	Task         string
+	Mode         Mode
+	Turn         int // current turn, from 1
+	MaxTurns     int
+	Tools        []*hub.Tool     // catalog tools offered this episode
+	Models       []llm.ModelInfo // expert endpoints offered, with measured latency
+	Orchestrator *llm.ModelInfo  // nil when none is configured or allowed
+	// Preference is the task's preference sentence, for the orchestrator.
+	Preference string
+
+	ep *episode
+}
+
+// Steps returns the trace so far.
+func (s *State) Steps() []Step {
+	if s.ep == nil {
+		return nil
+	}
+	return s.ep.run.Steps
+}
+
+// Tool returns the offered tool called name.
+func (s *State) Tool(name string) (*hub.Tool, bool) {
+	for _, t := range s.Tools {
+		if t.Name == name {
+			return t, true
+		}
+	}
+	return nil, false
+}
+
 // Chooser is a policy with typed memory M. It only chooses: Start gives
 // the memory an episode begins with, and Decide returns the next action and
 // the memory after it, from the state, the memory and the outcome of the
