@@ -51,12 +51,14 @@ type OrchestratorMemory struct {
 	phase phase
 	notes []string // observations for the next action
 
-	alias    Alias  // research: the chosen alias
-	endpoint string // research: its endpoint
-	search   search // research: the running search
-	code     string // research: the code sent to python
-	calls    []Call // tool mode: the calls of this turn
-	next     int    // tool mode: calls already sent
+	table    aliasTable // the turn's aliases: research roles, or tool mode's experts
+	specs    []ToolSpec // tool mode: the offered tools
+	alias    Alias      // research: the chosen alias
+	endpoint string     // research: its endpoint
+	search   search     // research: the running search
+	code     string     // research: the code sent to python
+	calls    []Call     // tool mode: the calls of this turn
+	next     int        // tool mode: calls already sent
 }
 
 // Begin starts an episode's decisions.

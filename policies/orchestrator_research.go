@@ -18,17 +18,17 @@ const (
 // the orchestrator's request, then the chosen alias tool's expert request
 // (§3.7), then the tool its output runs on.
 func (o *Orchestrator) researchStep(st *conductor.State, mem *OrchestratorMemory, last *conductor.Outcome) conductor.Action {
-	table := aliasesFor(st.Models, RoleSearch, RoleReason, RoleAnswer)
-	x := o.expert(st, mem)
 	switch mem.phase {
 	case phaseStart:
+		table := researchAliases(st)
+		mem.table = table
 		if len(OfferedFrom(table.aliases)[ToolAnswer]) == 0 {
 			return fail(errors.New("no allowed model has the answer role"))
 		}
 		msgs := ResearchMessages(st.Task, o.sentences(st), mem.research, o.counter())
 		return o.orchestratorCall(st, mem, ResearchRequest(st.Orchestrator.ModelID, o.Temperature, msgs, ResearchTools(table.aliases)))
 	case phaseDecide:
-		return o.chooseResearch(st, mem, last, table)
+		return o.chooseResearch(st, mem, last, mem.table)
 	case phaseQuery:
 		query := st.Task
 		if reply, err := replyContent(last); err == nil {
@@ -58,7 +58,7 @@ func (o *Orchestrator) researchStep(st *conductor.State, mem *OrchestratorMemory
 		}
 		return endTurn()
 	case phaseAnswer:
-		return conductor.Action{Kind: conductor.ActAnswer, Answer: x.answerFrom(last)}
+		return conductor.Action{Kind: conductor.ActAnswer, Answer: o.expert(st, mem).answerFrom(last)}
 	}
 	return endTurn()
 }
@@ -112,6 +112,12 @@ func (o *Orchestrator) runCode(st *conductor.State, mem *OrchestratorMemory, las
 	}
 	mem.code, mem.phase = code, phasePython
 	return conductor.Action{Kind: conductor.ActTool, Tool: ToolPython, Args: mustRawJSON(map[string]string{"code": code}), Purpose: "run code"}
+}
+
+// researchAliases are the research aliases of the offered models
+// (protocol §3.2).
+func researchAliases(st *conductor.State) aliasTable {
+	return aliasesFor(st.Models, RoleSearch, RoleReason, RoleAnswer)
 }
 
 func (o *Orchestrator) expert(st *conductor.State, mem *OrchestratorMemory) researchExpert {

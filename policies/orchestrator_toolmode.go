@@ -12,8 +12,10 @@ import (
 // MCP tools plus call_expert; a reply without a tool call is the final
 // answer. Up to 5 tool calls run per turn.
 func (o *Orchestrator) toolsStep(st *conductor.State, mem *OrchestratorMemory, last *conductor.Outcome) conductor.Action {
-	experts := aliasesFor(st.Models, RoleExpert)
-	specs := toolSpecs(st.Tools)
+	if mem.phase == phaseStart {
+		mem.table, mem.specs = aliasesFor(st.Models, RoleExpert), toolSpecs(st.Tools)
+	}
+	experts, specs := mem.table, mem.specs
 	switch mem.phase {
 	case phaseStart:
 		if len(mem.history) == 0 {
