@@ -11,7 +11,7 @@ import (
 	"github.com/toolhub/toolhub/policies"
 )
 
-// These helpers drive a Chooser directly: no engine, no hub, no server.
+// These functions drive a Chooser directly: no engine, no hub, no server.
 // A test feeds outcomes it writes by hand and checks the actions.
 
 // pureState is an episode's view with the given tools and one expert
