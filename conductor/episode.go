@@ -171,55 +171,6 @@ func (e *Episodes) Run(ctx context.Context, task Task, policy Policy) (*Run, err
 	return run, err
 }
 
-// refuseStart fails the run when policy needs the orchestrator and the
-// episode's guard refuses it.
-func (e *Episodes) refuseStart(ep *episode, policy Policy) error {
-	op, ok := policy.(OrchestratedPolicy)
-	if !ok || !op.UsesOrchestrator() || e.orchestrator == "" {
-		return nil
-	}
-	m, _ := e.models.Get(e.orchestrator)
-	allowed, reason := ep.guard.AllowModel(m.Info())
-	if allowed {
-		return nil
-	}
-	ep.run.Status = RunFailed
-	ep.run.Error = fmt.Sprintf("refusing to start: the orchestrator model %q is not allowed: %s", e.orchestrator, reason)
-	return &GuardError{Target: "orchestrator model " + e.orchestrator, Reason: reason + "; the episode did not start"}
-}
-
-func (e *Episodes) loop(ctx context.Context, st *State, policy Policy) error {
-	ep := st.ep
-	for turn := 1; turn <= st.MaxTurns; turn++ {
-		if ctx.Err() != nil {
-			ep.endByContext(ctx)
-			return nil
-		}
-		ep.mu.Lock()
-		ep.turn, st.Turn = turn, turn
-		ep.mu.Unlock()
-		d, err := policy.Decide(ctx, st)
-		switch {
-		case ctx.Err() != nil:
-			ep.endByContext(ctx)
-			return nil
-		case d.Final && !ep.refusedByLimit():
-			ep.run.Status, ep.run.Answer, ep.run.Forced = RunAnswered, d.Answer, d.Forced
-			ep.record(Step{Kind: StepAnswer, Text: d.Answer})
-			return nil
-		case ep.limited():
-			ep.endByLimit()
-			return nil
-		case err != nil:
-			ep.run.Status, ep.run.Error = RunFailed, err.Error()
-			return fmt.Errorf("run %s turn %d: %w", ep.run.ID, turn, err)
-		}
-	}
-	ep.run.Status = RunNoAnswer
-	ep.run.Error = fmt.Sprintf("no answer within %d turns", st.MaxTurns)
-	return nil
-}
-
 // newState builds the policy's view: the tools and models the guard offers.
 func (e *Episodes) newState(ep *episode, task Task) *State {
 	st := &State{RunID: ep.run.ID, Task: task.Text, Mode: ep.run.Mode, MaxTurns: task.MaxTurns,

@@ -3,6 +3,7 @@ package conductor
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"strings"
 	"testing"
 	"time"
@@ -37,14 +38,48 @@ func (f *fakeTools) Call(_ context.Context, name string, _ json.RawMessage, _ hu
 	return &hub.CallResult{Raw: raw}, nil
 }
 
-// scriptPolicy is a hand-written policy: each turn runs one function.
+// scriptPolicy is a hand-written Chooser: each turn runs its actions in
+// order, then ends; hear, when set, receives every outcome.
 type scriptPolicy struct {
-	turns []func(ctx context.Context, st *State) (Decision, error)
+	turns [][]Action
+	start func(st *State)
+	hear  func(*Outcome)
 }
 
-func (p *scriptPolicy) Decide(ctx context.Context, st *State) (Decision, error) {
-	return p.turns[st.Turn-1](ctx, st)
+// scriptMemory is where the script is: the turn and the next action.
+type scriptMemory struct{ turn, next int }
+
+func (p *scriptPolicy) Begin(st *State) Decider { return Begin[scriptMemory](p, st) }
+
+func (p *scriptPolicy) Start(st *State) scriptMemory {
+	if p.start != nil {
+		p.start(st)
+	}
+	return scriptMemory{}
 }
+
+func (p *scriptPolicy) Decide(st *State, mem scriptMemory, last *Outcome) (Action, scriptMemory) {
+	if last != nil && p.hear != nil {
+		p.hear(last)
+	}
+	if mem.turn != st.Turn {
+		mem = scriptMemory{turn: st.Turn}
+	}
+	acts := p.turns[st.Turn-1]
+	if mem.next == len(acts) {
+		return Action{Kind: ActEndTurn}, mem
+	}
+	mem.next++
+	return acts[mem.next-1], mem
+}
+
+func toolAct(name string, args string) Action {
+	return Action{Kind: ActTool, Tool: name, Args: json.RawMessage(args)}
+}
+
+func modelAct(call ModelCall) Action { return Action{Kind: ActModel, Model: call} }
+
+func answerAct(text string) Action { return Action{Kind: ActAnswer, Answer: text} }
 
 func denyRemote() Guard {
 	return GuardFuncs{
@@ -67,17 +102,16 @@ func TestGuardHidesAndRefuses(t *testing.T) {
 		t.Fatal(err)
 	}
 	var offeredTools, offeredModels int
-	policy := &scriptPolicy{turns: []func(context.Context, *State) (Decision, error){
-		func(ctx context.Context, st *State) (Decision, error) {
-			offeredTools, offeredModels = len(st.Tools), len(st.Models)
-			_, toolErr := st.CallTool(ctx, "web__fetch", nil, "")
-			_, modelErr := st.CallModel(ctx, ModelCall{Endpoint: "cloud", Body: []byte(`{}`)})
-			if toolErr == nil || modelErr == nil {
-				t.Errorf("guard let calls through: %v %v", toolErr, modelErr)
+	policy := &scriptPolicy{
+		turns: [][]Action{{toolAct("web__fetch", ""), modelAct(ModelCall{Endpoint: "cloud", Body: []byte(`{}`)}), answerAct("none")}},
+		start: func(st *State) { offeredTools, offeredModels = len(st.Tools), len(st.Models) },
+		hear: func(o *Outcome) {
+			var ge *GuardError
+			if !errors.As(o.Err, &ge) {
+				t.Errorf("guard let a call through: %+v", o)
 			}
-			return Decision{Final: true, Answer: "none"}, nil
 		},
-	}}
+	}
 	run, err := eps.Run(context.Background(), Task{Text: "t"}, policy)
 	if err != nil {
 		t.Fatal(err)
@@ -111,15 +145,13 @@ func TestEpisodeAccountsToolsAndModels(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	policy := &scriptPolicy{turns: []func(context.Context, *State) (Decision, error){
-		func(ctx context.Context, st *State) (Decision, error) {
-			_, err := st.CallTool(ctx, "srv__go", json.RawMessage(`{}`), "")
-			return Decision{}, err
-		},
-		func(ctx context.Context, st *State) (Decision, error) {
-			_, err := st.CallModel(ctx, ModelCall{Endpoint: "loc", Alias: "answer-1", Body: []byte(`{}`)})
-			return Decision{Final: true, Answer: "done"}, err
-		},
+	policy := &scriptPolicy{turns: [][]Action{
+		{toolAct("srv__go", `{}`)},
+		{modelAct(ModelCall{Endpoint: "loc", Alias: "answer-1", Body: []byte(`{}`)}), answerAct("done")},
+	}, hear: func(o *Outcome) {
+		if o.Failed() {
+			t.Errorf("call failed: %+v", o)
+		}
 	}}
 	var heard []Step
 	task := Task{Text: "t", PolicyName: "script", OnStep: func(s Step) { heard = append(heard, s) }}
@@ -182,21 +214,19 @@ func TestTaskGuardNarrowsAndRolesAreChecked(t *testing.T) {
 		len(offeredModels[0].Roles) != 1 || offeredModels[0].Roles[0] != "search" {
 		t.Fatalf("offered %v and %+v", offeredTools, offeredModels)
 	}
-	policy := &scriptPolicy{turns: []func(context.Context, *State) (Decision, error){
-		func(ctx context.Context, st *State) (Decision, error) {
-			if _, err := st.CallTool(ctx, "srv__b", nil, ""); err == nil {
-				t.Error("the episodes' guard was dropped")
-			}
-			if _, err := st.CallModel(ctx, ModelCall{Endpoint: "cloud", Role: "answer", Body: []byte(`{}`)}); err == nil {
-				t.Error("a call for a removed role went through")
-			}
-			_, err := st.CallModel(ctx, ModelCall{Endpoint: "cloud", Role: "search", Body: []byte(`{}`)})
-			return Decision{Final: true, Answer: "ok"}, err
-		},
-	}}
+	var heard []*Outcome
+	policy := &scriptPolicy{turns: [][]Action{{
+		toolAct("srv__b", ""),
+		modelAct(ModelCall{Endpoint: "cloud", Role: "answer", Body: []byte(`{}`)}),
+		modelAct(ModelCall{Endpoint: "cloud", Role: "search", Body: []byte(`{}`)}),
+		answerAct("ok"),
+	}}, hear: func(o *Outcome) { heard = append(heard, o) }}
 	run, err := eps.Run(context.Background(), task, policy)
 	if err != nil || run.Status != RunAnswered {
 		t.Fatalf("run %s: %v", run.Status, err)
+	}
+	if len(heard) != 3 || heard[0].Err == nil || heard[1].Err == nil || heard[2].Failed() {
+		t.Fatalf("outcomes %+v: want the tool and the removed role refused, the search request answered", heard)
 	}
 	if len(f.bodies) != 1 || len(tools.called) != 0 {
 		t.Fatalf("%d model requests and tool calls %v, want only the search request", len(f.bodies), tools.called)
@@ -209,10 +239,7 @@ func TestBudgetStopsAndAnswersStand(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	callThenAnswer := func(ctx context.Context, st *State) (Decision, error) {
-		_, err := st.CallTool(ctx, "srv__go", json.RawMessage(`{}`), "")
-		return Decision{Final: true, Answer: "from the tool"}, err
-	}
+	callThenAnswer := []Action{toolAct("srv__go", `{}`), answerAct("from the tool")}
 	cases := []struct {
 		name   string
 		budget float64
@@ -226,7 +253,7 @@ func TestBudgetStopsAndAnswersStand(t *testing.T) {
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
 			tools.called = nil
-			policy := &scriptPolicy{turns: []func(context.Context, *State) (Decision, error){callThenAnswer}}
+			policy := &scriptPolicy{turns: [][]Action{callThenAnswer}}
 			run, _ := eps.Run(context.Background(), Task{Text: "t", BudgetUSD: tc.budget}, policy)
 			if run.Status != tc.status || len(tools.called) != tc.calls {
 				t.Fatalf("status %s (%s) after %d calls", run.Status, run.Error, len(tools.called))
@@ -242,13 +269,7 @@ func TestCallerCancelIsNotDeadline(t *testing.T) {
 		t.Fatal(err)
 	}
 	ctx, cancel := context.WithCancel(context.Background())
-	policy := &scriptPolicy{turns: []func(context.Context, *State) (Decision, error){
-		func(ctx context.Context, st *State) (Decision, error) {
-			_, err := st.CallTool(ctx, "srv__go", json.RawMessage(`{}`), "")
-			cancel()
-			return Decision{}, err
-		},
-	}}
+	policy := &scriptPolicy{turns: [][]Action{{toolAct("srv__go", `{}`)}}, hear: func(*Outcome) { cancel() }}
 	run, _ := eps.Run(ctx, Task{Text: "t", Deadline: time.Hour}, policy)
 	if run.Status != RunCancelled || run.Answer != "" {
 		t.Fatalf("status %s, answer %q", run.Status, run.Answer)

@@ -1,7 +1,6 @@
 package conductor
 
 import (
-	"context"
 	"encoding/json"
 	"time"
 
@@ -19,28 +18,6 @@ const (
 
 // MaxTurns is the hard turn limit of an episode.
 const MaxTurns = 50
-
-// Policy decides what happens next in an episode. Every tool and model call
-// it makes goes through the State, which consults the guard and records a
-// step. A Decision with Final set ends the episode.
-type Policy interface {
-	Decide(ctx context.Context, st *State) (Decision, error)
-}
-
-// OrchestratedPolicy is a Policy that drives the configured orchestrator
-// model. An episode whose guard refuses that model does not start: the
-// policy would otherwise fall back silently to another way of working.
-type OrchestratedPolicy interface {
-	Policy
-	UsesOrchestrator() bool
-}
-
-// Decision is the outcome of one turn.
-type Decision struct {
-	Final  bool   // the episode ends with Answer
-	Answer string // the final answer; may be empty
-	Forced bool   // the answer came from a fallback, not the policy's own choice
-}
 
 // StepKind says what a step was.
 type StepKind string

@@ -1,7 +1,6 @@
 package policies
 
 import (
-	"context"
 	"fmt"
 	"strings"
 
@@ -22,31 +21,72 @@ type RetrieveAnswer struct {
 	Counter     TokenCounter
 }
 
+// RetrieveMemory is where a RetrieveAnswer episode stands.
+type RetrieveMemory struct {
+	// Model, when set, overrides the policy's Model and Pick (KNNPolicy's
+	// choice); Notes go before the first action.
+	Model     string
+	Notes     []string
+	search    search
+	started   bool
+	answering bool
+	expert    researchExpert
+}
+
+// Begin starts an episode's decisions.
+func (r *RetrieveAnswer) Begin(st *conductor.State) conductor.Decider { return conductor.Begin(r, st) }
+
+// Start returns the memory of a new episode: searching the task text.
+func (r *RetrieveAnswer) Start(st *conductor.State) RetrieveMemory {
+	return RetrieveMemory{search: search{query: firstRunes(strings.TrimSpace(st.Task), maxQueryChars)}}
+}
+
 // Decide searches, then answers.
-func (r *RetrieveAnswer) Decide(ctx context.Context, st *conductor.State) (conductor.Decision, error) {
-	if r.Model != "" && !offersModel(st.Models, r.Model) {
-		return conductor.Decision{}, fmt.Errorf("model %q is not configured or not allowed", r.Model)
+func (r *RetrieveAnswer) Decide(st *conductor.State, mem RetrieveMemory, last *conductor.Outcome) (conductor.Action, RetrieveMemory) {
+	a := r.decide(st, &mem, last)
+	a.Notes = append(mem.Notes, a.Notes...)
+	mem.Notes = nil
+	return a, mem
+}
+
+func (r *RetrieveAnswer) decide(st *conductor.State, mem *RetrieveMemory, last *conductor.Outcome) conductor.Action {
+	only, pick := r.Model, r.Pick
+	if mem.Model != "" {
+		only, pick = mem.Model, Fixed(mem.Model)
 	}
+	if !mem.started {
+		mem.started = true
+		if only != "" && !offersModel(st.Models, only) {
+			return fail(fmt.Errorf("model %q is not configured or not allowed", only))
+		}
+	}
+	if mem.answering {
+		return conductor.Action{Kind: conductor.ActAnswer, Answer: mem.expert.answerFrom(last)}
+	}
+	if a, done := mem.search.step(st, last); !done {
+		return a
+	}
+	mem.Notes = append(mem.Notes, mem.search.notes()...)
 	var evidence ResearchState
-	evidence.AddDocs(searchHits(ctx, st, firstRunes(strings.TrimSpace(st.Task), maxQueryChars)))
-	pick := r.Pick
+	evidence.AddDocs(mem.search.hits)
 	if pick == nil {
 		pick = Strongest
 	}
 	model, ok := pick(answerModels(st.Models))
 	if !ok {
-		return conductor.Decision{Final: true, Answer: passagesOnly(evidence.Docs)}, nil
+		return conductor.Action{Kind: conductor.ActAnswer, Answer: passagesOnly(evidence.Docs)}
 	}
 	alias := aliasesFor([]llm.ModelInfo{model}, RoleAnswer).aliases
 	if len(alias) == 0 {
 		alias = []Alias{{Name: "answer-1", Role: RoleAnswer, AnswerStyle: StyleBoxed, ContextLength: model.ContextLength}}
 	}
-	x := researchExpert{st: st, state: &evidence, alias: alias[0], endpoint: model.Name,
+	x := researchExpert{st: st, state: evidence, alias: alias[0], endpoint: model.Name,
 		temperature: r.Temperature, counter: r.Counter}
 	if x.counter == nil {
 		x.counter = DefaultCounter()
 	}
-	return conductor.Decision{Final: true, Answer: x.answer(ctx)}, nil
+	mem.expert, mem.answering = x, true
+	return x.ask("answer", AnswerPrompt(x.input(), x.alias.AnswerStyle))
 }
 
 func offersModel(models []llm.ModelInfo, name string) bool {

@@ -43,3 +43,17 @@ func NewPolicy(spec string, orch Orchestrator) (conductor.Policy, error) {
 	}
 	return nil, fmt.Errorf("unknown policy %q (want orchestrator, fixed:MODEL, cheapest, strongest, retrieve-answer, knn[:PATH] or blend[:PATH])", spec)
 }
+
+// NewFallback builds the no-orchestrator policy named spec, for
+// Orchestrator.Fallback: any policy NewPolicy builds but the orchestrator.
+func NewFallback(spec string, orch Orchestrator) (Fallback, error) {
+	p, err := NewPolicy(spec, orch)
+	if err != nil {
+		return nil, err
+	}
+	fb, ok := p.(Fallback)
+	if !ok {
+		return nil, fmt.Errorf("policy %q needs the orchestrator and cannot be its fallback", spec)
+	}
+	return fb, nil
+}

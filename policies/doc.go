@@ -17,6 +17,14 @@
 //     SelectResearchCall or SelectToolModeCalls decide what runs and say why
 //     every other candidate does not.
 //
+// The policies only choose. Each is a conductor.Chooser with typed memory
+// (OrchestratorMemory, RetrieveMemory): Decide reads the state, its memory
+// and the outcome of the previous action and returns the next action — a
+// tool call, a model request, an answer or the end of the turn — and the
+// conductor runs it under the guard and the limits. Orchestrator is a
+// small phase machine over one turn (orchestrator, expert, tool: protocol
+// §3.6–3.7; up to five tool calls: §4); its fallback is any Fallback.
+//
 // Request and response bodies are this package's own mirror of the OpenAI
 // Chat Completions JSON (ChatRequest, ChatResponse); EncodeRequest renders a
 // body as sent.

@@ -85,20 +85,20 @@ func TestLocalOnlyResearchModeReachesNothingRemote(t *testing.T) {
 func TestLocalOnlyHubRefusesWhateverThePolicyCalls(t *testing.T) {
 	w := newWorld(t, nil)
 	task := policies.PrepareTask(conductor.Task{Text: "t", Mode: conductor.ModeTools}, localOnly(), w.eps)
-	rogue := rogueFunc(func(ctx context.Context, st *conductor.State) (conductor.Decision, error) {
-		_, toolErr := st.CallTool(ctx, "remote__secret", []byte(`{"key":"a"}`), "rogue")
-		_, modelErr := st.CallModel(ctx, conductor.ModelCall{Endpoint: "cloud", Alias: "expert-1", Role: policies.RoleExpert, Body: []byte(`{}`)})
-		var ge *conductor.GuardError
-		if !errors.As(toolErr, &ge) || !errors.As(modelErr, &ge) {
-			t.Errorf("calls not refused by the guard: %v, %v", toolErr, modelErr)
-		}
-		return conductor.Decision{Final: true, Answer: "nothing"}, nil
-	})
+	rogue := &roguePolicy{actions: []conductor.Action{
+		{Kind: conductor.ActTool, Tool: "remote__secret", Args: []byte(`{"key":"a"}`), Purpose: "rogue"},
+		{Kind: conductor.ActModel, Model: conductor.ModelCall{Endpoint: "cloud", Alias: "expert-1", Role: policies.RoleExpert, Body: []byte(`{}`)}},
+		{Kind: conductor.ActAnswer, Answer: "nothing"},
+	}}
 	run, err := w.eps.Run(context.Background(), task, rogue)
 	if err != nil {
 		t.Fatal(err)
 	}
 	w.assertNothingRemote(t)
+	var ge *conductor.GuardError
+	if len(rogue.heard) != 2 || !errors.As(rogue.heard[0].Err, &ge) || !errors.As(rogue.heard[1].Err, &ge) {
+		t.Fatalf("calls not refused by the guard: %+v", rogue.heard)
+	}
 	for _, s := range run.Steps[:2] {
 		if !strings.Contains(s.Error, "remote, and privacy is local-only") || s.USD != 0 {
 			t.Fatalf("refused step %+v", s)
@@ -106,10 +106,22 @@ func TestLocalOnlyHubRefusesWhateverThePolicyCalls(t *testing.T) {
 	}
 }
 
-type rogueFunc func(ctx context.Context, st *conductor.State) (conductor.Decision, error)
+// roguePolicy sends its actions in order, whatever was offered, and keeps
+// every outcome.
+type roguePolicy struct {
+	actions []conductor.Action
+	heard   []*conductor.Outcome
+}
 
-func (f rogueFunc) Decide(ctx context.Context, st *conductor.State) (conductor.Decision, error) {
-	return f(ctx, st)
+func (p *roguePolicy) Begin(st *conductor.State) conductor.Decider { return conductor.Begin(p, st) }
+
+func (p *roguePolicy) Start(*conductor.State) int { return 0 }
+
+func (p *roguePolicy) Decide(_ *conductor.State, next int, last *conductor.Outcome) (conductor.Action, int) {
+	if last != nil {
+		p.heard = append(p.heard, last)
+	}
+	return p.actions[next], next + 1
 }
 
 // local-only with a remote orchestrator does not start: no request at all.

@@ -1,7 +1,6 @@
 package policies
 
 import (
-	"context"
 	"fmt"
 	"strings"
 
@@ -51,20 +50,34 @@ func NewKNNPolicy(spec string, orch Orchestrator) (*KNNPolicy, error) {
 	return &KNNPolicy{Router: router, Weights: DefaultKNNWeights, Temperature: orch.Temperature, Counter: orch.Counter}, nil
 }
 
-// Decide picks a model, then answers with it in one turn.
-func (k *KNNPolicy) Decide(ctx context.Context, st *conductor.State) (conductor.Decision, error) {
+// Begin starts an episode's decisions.
+func (k *KNNPolicy) Begin(st *conductor.State) conductor.Decider { return conductor.Begin(k, st) }
+
+// Start picks the answering model; the episode then runs as RetrieveAnswer
+// with that model alone.
+func (k *KNNPolicy) Start(st *conductor.State) RetrieveMemory {
+	mem := k.retrieve().Start(st)
 	models := answerModels(st.Models)
 	choice, ok := k.pick(st.Task, models)
 	if !ok {
 		cheapest, found := Cheapest(models)
 		if !found {
-			return (&RetrieveAnswer{Name: k.name(), Temperature: k.Temperature, Counter: k.Counter}).Decide(ctx, st)
+			return mem
 		}
-		st.Observe(k.name() + ": no recorded outcome for any allowed model; answering with the cheapest")
+		mem.Notes = append(mem.Notes, k.name()+": no recorded outcome for any allowed model; answering with the cheapest")
 		choice = cheapest
 	}
-	answer := &RetrieveAnswer{Name: k.name(), Pick: Fixed(choice.Name), Model: choice.Name, Temperature: k.Temperature, Counter: k.Counter}
-	return answer.Decide(ctx, st)
+	mem.Model = choice.Name
+	return mem
+}
+
+// Decide searches, then answers with the chosen model in one turn.
+func (k *KNNPolicy) Decide(st *conductor.State, mem RetrieveMemory, last *conductor.Outcome) (conductor.Action, RetrieveMemory) {
+	return k.retrieve().Decide(st, mem, last)
+}
+
+func (k *KNNPolicy) retrieve() *RetrieveAnswer {
+	return &RetrieveAnswer{Name: k.name(), Temperature: k.Temperature, Counter: k.Counter}
 }
 
 // pick scores the allowed models; a model is known to the router by its

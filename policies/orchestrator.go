@@ -1,56 +1,94 @@
 package policies
 
 import (
-	"context"
-	"encoding/json"
-	"errors"
-	"fmt"
-	"strconv"
-
 	"github.com/toolhub/toolhub/conductor"
-	"github.com/toolhub/toolhub/llm"
 )
 
 // AliasOrchestrator labels the orchestrator's own calls in the trace.
 const AliasOrchestrator = "orchestrator"
 
 // Orchestrator drives Orchestrator-8B (or any tool-calling model configured
-// as orchestrator) in research mode or tool mode. Its zero value works;
-// without a reachable orchestrator it says so once and hands every later
-// turn to Fallback (RetrieveAnswer when nil).
+// as orchestrator) in research mode (protocol §3) or tool mode (protocol
+// §4). Its zero value works; without a reachable orchestrator it says so
+// once and hands every later decision to Fallback (RetrieveAnswer when
+// nil). It only chooses: the engine runs every call it asks for.
 type Orchestrator struct {
 	Temperature float64
 	Preferences []string // preference sentences appended to the problem, before the task's own
 	PolicyText  string   // tool mode: toolhub's own <policy> text
 	Counter     TokenCounter
-	Fallback    conductor.Policy
+	Fallback    Fallback
 }
 
-// orchestratorMemory is what the policy keeps between turns.
-type orchestratorMemory struct {
-	research        ResearchState
-	history         []Message
-	fallback        bool
-	fallbackScratch any
+// Fallback is a policy that needs no orchestrator: RetrieveAnswer and
+// KNNPolicy. Its memory is RetrieveMemory.
+type Fallback = conductor.Chooser[RetrieveMemory]
+
+// phase is where a turn of the orchestrator stands: which call's outcome
+// the next decision reads.
+type phase int
+
+const (
+	phaseStart  phase = iota // the turn has made no call yet
+	phaseDecide              // the orchestrator's request is out
+	phaseQuery               // research: the search query writer's request is out
+	phaseSearch              // research: the search tools are running
+	phaseCode                // research: the code writer's request is out
+	phasePython              // research: the python tool is running
+	phaseAnswer              // research: the answer expert's request is out
+	phaseExpert              // tool mode: call_expert's request is out
+	phaseCalls               // tool mode: the chosen tool calls are running
+)
+
+// OrchestratorMemory is what the policy keeps between decisions.
+type OrchestratorMemory struct {
+	research ResearchState // research mode's evidence
+	history  []Message     // tool mode's conversation
+	fallback bool          // the fallback decides from now on
+	fb       RetrieveMemory
+
+	turn  int
+	phase phase
+	notes []string // observations for the next action
+
+	table    aliasTable // the turn's aliases: research roles, or tool mode's experts
+	specs    []ToolSpec // tool mode: the offered tools
+	alias    Alias      // research: the chosen alias
+	endpoint string     // research: its endpoint
+	search   search     // research: the running search
+	code     string     // research: the code sent to python
+	calls    []Call     // tool mode: the calls of this turn
+	next     int        // tool mode: calls already sent
 }
 
-// Decide runs one turn.
-func (o *Orchestrator) Decide(ctx context.Context, st *conductor.State) (conductor.Decision, error) {
-	mem, _ := st.Scratch.(*orchestratorMemory)
-	if mem == nil {
-		mem = &orchestratorMemory{}
-		st.Scratch = mem
-	}
+// Begin starts an episode's decisions.
+func (o *Orchestrator) Begin(st *conductor.State) conductor.Decider { return conductor.Begin(o, st) }
+
+// Start returns the memory of a new episode.
+func (o *Orchestrator) Start(*conductor.State) OrchestratorMemory { return OrchestratorMemory{} }
+
+// Decide returns the next action from the outcome of the last one.
+func (o *Orchestrator) Decide(st *conductor.State, mem OrchestratorMemory, last *conductor.Outcome) (conductor.Action, OrchestratorMemory) {
+	a := o.decide(st, &mem, last)
+	a.Notes = append(mem.notes, a.Notes...)
+	mem.notes = nil
+	return a, mem
+}
+
+func (o *Orchestrator) decide(st *conductor.State, mem *OrchestratorMemory, last *conductor.Outcome) conductor.Action {
 	if mem.fallback {
-		return o.runFallback(ctx, st, mem)
+		return o.fallbackStep(st, mem, last)
 	}
 	if st.Orchestrator == nil {
-		return o.useFallback(ctx, st, mem, "no orchestrator model is configured or allowed")
+		return o.useFallback(st, mem, "no orchestrator model is configured or allowed")
+	}
+	if mem.turn != st.Turn {
+		mem.turn, mem.phase = st.Turn, phaseStart
 	}
 	if st.Mode == conductor.ModeTools {
-		return o.decideTools(ctx, st, mem)
+		return o.toolsStep(st, mem, last)
 	}
-	return o.decideResearch(ctx, st, mem)
+	return o.researchStep(st, mem, last)
 }
 
 // UsesOrchestrator tells the hub that this policy needs the orchestrator
@@ -63,99 +101,42 @@ func (o *Orchestrator) sentences(st *conductor.State) []string {
 	return append(append([]string(nil), o.Preferences...), st.Preference)
 }
 
-func (o *Orchestrator) fallback() conductor.Policy {
+func (o *Orchestrator) counter() TokenCounter {
+	if o.Counter == nil {
+		return DefaultCounter()
+	}
+	return o.Counter
+}
+
+func (o *Orchestrator) fallbackPolicy() Fallback {
 	if o.Fallback != nil {
 		return o.Fallback
 	}
 	return &RetrieveAnswer{Temperature: o.Temperature, Counter: o.Counter}
 }
 
-func (o *Orchestrator) useFallback(ctx context.Context, st *conductor.State, mem *orchestratorMemory, why string) (conductor.Decision, error) {
+// useFallback hands this and every later decision to the fallback, which
+// starts within the current turn.
+func (o *Orchestrator) useFallback(st *conductor.State, mem *OrchestratorMemory, why string) conductor.Action {
 	mem.fallback = true
-	st.Observe(why + "; using the fallback policy")
-	return o.runFallback(ctx, st, mem)
+	mem.note(why + "; using the fallback policy")
+	mem.fb = o.fallbackPolicy().Start(st)
+	return o.fallbackStep(st, mem, nil)
 }
 
-// runFallback lets the fallback keep its own memory in Scratch for the turn.
-func (o *Orchestrator) runFallback(ctx context.Context, st *conductor.State, mem *orchestratorMemory) (conductor.Decision, error) {
-	st.Scratch = mem.fallbackScratch
-	d, err := o.fallback().Decide(ctx, st)
-	mem.fallbackScratch = st.Scratch
-	st.Scratch = mem
-	d.Forced = d.Final
-	return d, err
+// fallbackStep lets the fallback decide on its own memory; its answers are
+// marked forced.
+func (o *Orchestrator) fallbackStep(st *conductor.State, mem *OrchestratorMemory, last *conductor.Outcome) conductor.Action {
+	var a conductor.Action
+	a, mem.fb = o.fallbackPolicy().Decide(st, mem.fb, last)
+	a.Forced = a.Kind == conductor.ActAnswer
+	return a
 }
 
-// callOrchestrator sends one decision request and returns the reply message.
-// ok is false when the turn is consumed (transport or decode error).
-func (o *Orchestrator) callOrchestrator(ctx context.Context, st *conductor.State, req ChatRequest) (Message, bool, error) {
-	body, err := EncodeRequest(req)
-	if err != nil {
-		return Message{}, false, fmt.Errorf("render orchestrator request: %w", err)
-	}
-	reply, err := st.CallModel(ctx, conductor.ModelCall{Endpoint: st.Orchestrator.Name, Alias: AliasOrchestrator, Purpose: "decide", Body: body})
-	if err != nil {
-		return Message{}, false, err
-	}
-	msg, err := decodeMessage(reply.Body)
-	if err != nil {
-		st.Observe("orchestrator reply unreadable: " + err.Error())
-		return Message{}, false, nil
-	}
-	return msg, true, nil
-}
+func (mem *OrchestratorMemory) note(text string) { mem.notes = append(mem.notes, text) }
 
-func decodeMessage(body []byte) (Message, error) {
-	var resp ChatResponse
-	if err := json.Unmarshal(body, &resp); err != nil {
-		return Message{}, fmt.Errorf("decode completion: %w", err)
-	}
-	c, err := resp.FirstChoice()
-	if err != nil {
-		return Message{}, err
-	}
-	return c.Message, nil
-}
+// endTurn consumes the turn.
+func endTurn() conductor.Action { return conductor.Action{Kind: conductor.ActEndTurn} }
 
-// orchestratorError turns a failed orchestrator call into the turn's
-// outcome: unreachable switches to the fallback, anything else consumes
-// the turn (already recorded as a step with its error).
-func (o *Orchestrator) orchestratorError(ctx context.Context, st *conductor.State, mem *orchestratorMemory, err error) (conductor.Decision, error) {
-	var unreachable *llm.ModelUnreachableError
-	if errors.As(err, &unreachable) && ctx.Err() == nil {
-		return o.useFallback(ctx, st, mem, "the orchestrator is unreachable ("+unreachable.URL+")")
-	}
-	return conductor.Decision{}, nil
-}
-
-// rolePrefix gives the alias prefix of each role, as in the paper.
-var rolePrefix = map[string]string{RoleSearch: "search", RoleReason: "reasoner", RoleAnswer: "answer", RoleExpert: "expert"}
-
-// aliasTable maps endpoints to aliases: role prefix plus a 1-based number in
-// configuration order; never real model names.
-type aliasTable struct {
-	aliases  []Alias
-	endpoint map[string]string // alias → endpoint name
-}
-
-func aliasesFor(models []llm.ModelInfo, roles ...string) aliasTable {
-	t := aliasTable{endpoint: map[string]string{}}
-	for _, role := range roles {
-		n := 0
-		for _, m := range models {
-			if !m.HasRole(role) {
-				continue
-			}
-			n++
-			a := Alias{Name: rolePrefix[role] + "-" + strconv.Itoa(n), Role: role, Capability: m.Capability,
-				PriceIn: m.PriceIn, PriceOut: m.PriceOut, Latency: m.Latency, AnswerStyle: m.AnswerStyle,
-				ContextLength: m.ContextLength, Locality: m.Locality}
-			if a.AnswerStyle == "" {
-				a.AnswerStyle = StyleBoxed
-			}
-			t.aliases = append(t.aliases, a)
-			t.endpoint[a.Name] = m.Name
-		}
-	}
-	return t
-}
+// fail ends the episode on the hub's own failure.
+func fail(err error) conductor.Action { return conductor.Action{Kind: conductor.ActFail, Err: err} }

@@ -1,7 +1,7 @@
 package policies
 
 import (
-	"context"
+	"errors"
 	"fmt"
 
 	"github.com/toolhub/toolhub/conductor"
@@ -14,155 +14,113 @@ const (
 	ToolPython          = "python"
 )
 
-// decideResearch runs one research-mode turn (protocol §3.6).
-func (o *Orchestrator) decideResearch(ctx context.Context, st *conductor.State, mem *orchestratorMemory) (conductor.Decision, error) {
-	table := aliasesFor(st.Models, RoleSearch, RoleReason, RoleAnswer)
-	offered := OfferedFrom(table.aliases)
-	if len(offered[ToolAnswer]) == 0 {
-		return conductor.Decision{}, fmt.Errorf("no allowed model has the answer role")
+// researchStep is one decision of a research-mode turn (protocol §3.6):
+// the orchestrator's request, then the chosen alias tool's expert request
+// (§3.7), then the tool its output runs on.
+func (o *Orchestrator) researchStep(st *conductor.State, mem *OrchestratorMemory, last *conductor.Outcome) conductor.Action {
+	switch mem.phase {
+	case phaseStart:
+		table := researchAliases(st)
+		mem.table = table
+		if len(OfferedFrom(table.aliases)[ToolAnswer]) == 0 {
+			return fail(errors.New("no allowed model has the answer role"))
+		}
+		msgs := ResearchMessages(st.Task, o.sentences(st), mem.research, o.counter())
+		return o.orchestratorCall(st, mem, ResearchRequest(st.Orchestrator.ModelID, o.Temperature, msgs, ResearchTools(table.aliases)))
+	case phaseDecide:
+		return o.chooseResearch(st, mem, last, mem.table)
+	case phaseQuery:
+		query := st.Task
+		if reply, err := replyContent(last); err == nil {
+			query = reply
+		}
+		q, ok := ExtractQuery(query)
+		if !ok {
+			mem.note("the search query is shorter than 5 characters; no search")
+			return endTurn()
+		}
+		mem.search, mem.phase = search{query: q}, phaseSearch
+		return o.researchStep(st, mem, nil)
+	case phaseSearch:
+		a, done := mem.search.step(st, last)
+		if !done {
+			return a
+		}
+		mem.notes = append(mem.notes, mem.search.notes()...)
+		added := mem.research.AddDocs(mem.search.hits)
+		mem.note(fmt.Sprintf("search %q: %d results, %d new documents", mem.search.query, len(mem.search.hits), added))
+		return endTurn()
+	case phaseCode:
+		return o.runCode(st, mem, last)
+	case phasePython:
+		if last.Err == nil && !mem.research.AddCode(mem.code, conductor.ResultText(last.Result.Raw, 0)) {
+			mem.note("the code printed nothing")
+		}
+		return endTurn()
+	case phaseAnswer:
+		return conductor.Action{Kind: conductor.ActAnswer, Answer: o.expert(st, mem).answerFrom(last)}
 	}
-	msgs := ResearchMessages(st.Task, o.sentences(st), mem.research, o.counter())
-	req := ResearchRequest(st.Orchestrator.ModelID, o.Temperature, msgs, ResearchTools(table.aliases))
-	msg, ok, err := o.callOrchestrator(ctx, st, req)
-	if err != nil {
-		return o.orchestratorError(ctx, st, mem, err)
-	}
+	return endTurn()
+}
+
+// chooseResearch reads the orchestrator's reply and starts the first valid
+// alias call (protocol §3.5); the rest are noted as rejected.
+func (o *Orchestrator) chooseResearch(st *conductor.State, mem *OrchestratorMemory, last *conductor.Outcome, table aliasTable) conductor.Action {
+	msg, a, ok := o.orchestratorReply(st, mem, last)
 	if !ok {
-		return conductor.Decision{}, nil
+		return a
 	}
-	parsed := ParseReply(msg)
-	chosen, rejected := SelectResearchCall(parsed.Candidates, offered)
+	chosen, rejected := SelectResearchCall(ParseReply(msg).Candidates, OfferedFrom(table.aliases))
 	for _, r := range rejected {
-		st.Observe(r.Observation())
+		mem.note(r.Observation())
 	}
 	if chosen == nil {
-		st.Observe("no valid tool call in the orchestrator's reply")
-		return conductor.Decision{}, nil
+		mem.note("no valid tool call in the orchestrator's reply")
+		return endTurn()
 	}
-	alias, _ := FindAlias(table.aliases, chosen.Alias)
-	x := researchExpert{st: st, state: &mem.research, alias: alias, endpoint: table.endpoint[alias.Name],
-		temperature: o.Temperature, counter: o.counter()}
+	mem.alias, _ = FindAlias(table.aliases, chosen.Alias)
+	mem.endpoint = table.endpoint[mem.alias.Name]
+	x := o.expert(st, mem)
 	switch chosen.Name {
 	case ToolSearch:
-		x.search(ctx)
+		mem.phase = phaseQuery
+		return x.ask("search query", SearchPrompt(x.input()))
 	case ToolReason:
-		x.reason(ctx)
+		mem.phase = phaseCode
+		return x.ask("python code", ReasonPrompt(x.input()))
 	case ToolAnswer:
-		answer := x.answer(ctx)
-		return conductor.Decision{Final: true, Answer: answer}, nil
+		mem.phase = phaseAnswer
+		return x.ask("answer", AnswerPrompt(x.input(), x.alias.AnswerStyle))
 	}
-	return conductor.Decision{}, nil
+	return endTurn()
 }
 
-func (o *Orchestrator) counter() TokenCounter {
-	if o.Counter == nil {
-		return DefaultCounter()
-	}
-	return o.Counter
-}
-
-// researchExpert runs one alias tool: the hub writes the sub-prompt, the
-// chosen model replies, and its extracted output runs on a tool.
-type researchExpert struct {
-	st          *conductor.State
-	state       *ResearchState
-	alias       Alias
-	endpoint    string
-	temperature float64
-	counter     TokenCounter
-}
-
-func (x researchExpert) input() ExpertInput {
-	return ExpertInput{Problem: x.st.Task, State: *x.state, Budget: ExpertBudgetFor(x.alias.Role, x.alias.ContextLength), Counter: x.counter}
-}
-
-// ask sends msgs to the alias's endpoint and returns the reply content.
-func (x researchExpert) ask(ctx context.Context, purpose string, msgs []Message) (string, error) {
-	t := x.temperature
-	req := ChatRequest{Model: modelID(x.st, x.endpoint), Messages: msgs, Temperature: &t}
-	body, err := EncodeRequest(req)
+// runCode sends the reasoner's ```python block to the python tool.
+func (o *Orchestrator) runCode(st *conductor.State, mem *OrchestratorMemory, last *conductor.Outcome) conductor.Action {
+	reply, err := replyContent(last)
 	if err != nil {
-		return "", err
-	}
-	reply, err := x.st.CallModel(ctx, conductor.ModelCall{Endpoint: x.endpoint, Alias: x.alias.Name, Purpose: purpose, Role: x.alias.Role, Body: body})
-	if err != nil {
-		return "", err
-	}
-	msg, err := decodeMessage(reply.Body)
-	if err != nil {
-		return "", err
-	}
-	return msg.Content, nil
-}
-
-func (x researchExpert) search(ctx context.Context) {
-	reply, err := x.ask(ctx, "search query", SearchPrompt(x.input()))
-	query := x.st.Task
-	if err == nil {
-		query = reply
-	}
-	q, ok := ExtractQuery(query)
-	if !ok {
-		x.st.Observe("the search query is shorter than 5 characters; no search")
-		return
-	}
-	hits := searchHits(ctx, x.st, q)
-	added := x.state.AddDocs(hits)
-	x.st.Observe(fmt.Sprintf("search %q: %d results, %d new documents", q, len(hits), added))
-}
-
-// searchHits runs q on search_documents and web_search, whichever are
-// offered, best hit first.
-func searchHits(ctx context.Context, st *conductor.State, q string) []string {
-	args := mustRawJSON(map[string]string{"query": q})
-	var hits []string
-	found := false
-	for _, name := range []string{ToolSearchDocuments, ToolWebSearch} {
-		if _, ok := st.Tool(name); !ok {
-			continue
-		}
-		found = true
-		res, err := st.CallTool(ctx, name, args, "search")
-		if err != nil || res.IsError {
-			continue
-		}
-		hits = append(hits, conductor.ResultTexts(res.Raw)...)
-	}
-	if !found {
-		st.Observe("no search tool is available")
-	}
-	return hits
-}
-
-func (x researchExpert) reason(ctx context.Context) {
-	reply, err := x.ask(ctx, "python code", ReasonPrompt(x.input()))
-	if err != nil {
-		return
+		return endTurn()
 	}
 	code, ok := ExtractPython(reply)
 	if !ok {
-		x.st.Observe("the reasoner wrote no ```python block; nothing ran")
-		return
+		mem.note("the reasoner wrote no ```python block; nothing ran")
+		return endTurn()
 	}
-	if _, ok := x.st.Tool(ToolPython); !ok {
-		x.st.Observe("no python tool is available; the code did not run")
-		return
+	if _, ok := st.Tool(ToolPython); !ok {
+		mem.note("no python tool is available; the code did not run")
+		return endTurn()
 	}
-	res, err := x.st.CallTool(ctx, ToolPython, mustRawJSON(map[string]string{"code": code}), "run code")
-	if err != nil {
-		return
-	}
-	stdout := conductor.ResultText(res.Raw, 0)
-	if !x.state.AddCode(code, stdout) {
-		x.st.Observe("the code printed nothing")
-	}
+	mem.code, mem.phase = code, phasePython
+	return conductor.Action{Kind: conductor.ActTool, Tool: ToolPython, Args: mustRawJSON(map[string]string{"code": code}), Purpose: "run code"}
 }
 
-func (x researchExpert) answer(ctx context.Context) string {
-	reply, err := x.ask(ctx, "answer", AnswerPrompt(x.input(), x.alias.AnswerStyle))
-	if err != nil {
-		return ""
-	}
-	answer, _ := ExtractAnswer(x.alias.AnswerStyle, reply)
-	return answer
+// researchAliases are the research aliases of the offered models
+// (protocol §3.2).
+func researchAliases(st *conductor.State) aliasTable {
+	return aliasesFor(st.Models, RoleSearch, RoleReason, RoleAnswer)
+}
+
+func (o *Orchestrator) expert(st *conductor.State, mem *OrchestratorMemory) researchExpert {
+	return researchExpert{st: st, state: mem.research, alias: mem.alias, endpoint: mem.endpoint,
+		temperature: o.Temperature, counter: o.counter()}
 }

@@ -1,82 +1,97 @@
 package policies
 
 import (
-	"context"
+	"fmt"
 	"strconv"
 
 	"github.com/toolhub/toolhub/conductor"
 	"github.com/toolhub/toolhub/hub"
 )
 
-// decideTools runs one tool-mode turn (protocol §4): the offered MCP tools
-// plus call_expert; a reply without a tool call is the final answer.
-func (o *Orchestrator) decideTools(ctx context.Context, st *conductor.State, mem *orchestratorMemory) (conductor.Decision, error) {
-	experts := aliasesFor(st.Models, RoleExpert)
-	specs := toolSpecs(st.Tools)
-	if len(mem.history) == 0 {
-		mem.history = []Message{{Role: RoleUser, Content: ProblemWithPreferences(st.Task, o.sentences(st))}}
+// toolsStep is one decision of a tool-mode turn (protocol §4): the offered
+// MCP tools plus call_expert; a reply without a tool call is the final
+// answer. Up to 5 tool calls run per turn.
+func (o *Orchestrator) toolsStep(st *conductor.State, mem *OrchestratorMemory, last *conductor.Outcome) conductor.Action {
+	if mem.phase == phaseStart {
+		mem.table, mem.specs = aliasesFor(st.Models, RoleExpert), toolSpecs(st.Tools)
 	}
-	tools := ToolModeTools(specs, experts.aliases)
-	msgs := ToolModeMessages(ToolModeSystem(o.PolicyText, experts.aliases), mem.history, tools, o.counter())
-	msg, ok, err := o.callOrchestrator(ctx, st, ToolModeRequest(st.Orchestrator.ModelID, o.Temperature, msgs, tools))
-	if err != nil {
-		return o.orchestratorError(ctx, st, mem, err)
+	experts, specs := mem.table, mem.specs
+	switch mem.phase {
+	case phaseStart:
+		if len(mem.history) == 0 {
+			mem.history = []Message{{Role: RoleUser, Content: ProblemWithPreferences(st.Task, o.sentences(st))}}
+		}
+		tools := ToolModeTools(specs, experts.aliases)
+		msgs := ToolModeMessages(ToolModeSystem(o.PolicyText, experts.aliases), mem.history, tools, o.counter())
+		return o.orchestratorCall(st, mem, ToolModeRequest(st.Orchestrator.ModelID, o.Temperature, msgs, tools))
+	case phaseDecide:
+		msg, a, ok := o.orchestratorReply(st, mem, last)
+		if !ok {
+			return a
+		}
+		parsed := ParseReply(msg)
+		if len(parsed.Candidates) == 0 {
+			return conductor.Action{Kind: conductor.ActAnswer, Answer: parsed.Message}
+		}
+		d := SelectToolModeCalls(parsed.Candidates, specNames(specs), aliasNames(experts.aliases))
+		mem.noteRejections(d.Rejected)
+		if d.Expert != nil {
+			alias, _ := FindAlias(experts.aliases, d.Expert.Alias)
+			return o.askExpert(st, mem, specs, alias, experts.endpoint[alias.Name])
+		}
+		if len(d.Calls) == 0 {
+			mem.note("no valid tool call in the orchestrator's reply")
+			return endTurn()
+		}
+		return mem.startCalls(st, d.Calls)
+	case phaseExpert:
+		return mem.expertReply(st, specs, last)
+	case phaseCalls:
+		mem.history = append(mem.history, Message{Role: RoleTool, ToolCallID: mem.calls[mem.next-1].ID, Content: toolContent(last)})
+		return mem.nextCall()
 	}
-	if !ok {
-		return conductor.Decision{}, nil
-	}
-	parsed := ParseReply(msg)
-	if len(parsed.Candidates) == 0 {
-		return conductor.Decision{Final: true, Answer: parsed.Message}, nil
-	}
-	d := SelectToolModeCalls(parsed.Candidates, specNames(specs), aliasNames(experts.aliases))
-	observeRejections(st, d.Rejected)
-	if d.Expert != nil {
-		alias, _ := FindAlias(experts.aliases, d.Expert.Alias)
-		return o.runExpert(ctx, st, mem, specs, alias, experts.endpoint[alias.Name])
-	}
-	if len(d.Calls) == 0 {
-		st.Observe("no valid tool call in the orchestrator's reply")
-		return conductor.Decision{}, nil
-	}
-	runToolCalls(ctx, st, mem, d.Calls)
-	return conductor.Decision{}, nil
+	return endTurn()
 }
 
-// runExpert hands the turn to an expert: it sees the original conversation
+// askExpert hands the turn to an expert: it sees the original conversation
 // (toolhub's policy without the expert paragraph) and the original tools (no
 // call_expert); its reply replaces the orchestrator's action.
-func (o *Orchestrator) runExpert(ctx context.Context, st *conductor.State, mem *orchestratorMemory, specs []ToolSpec, alias Alias, endpoint string) (conductor.Decision, error) {
+func (o *Orchestrator) askExpert(st *conductor.State, mem *OrchestratorMemory, specs []ToolSpec, alias Alias, endpoint string) conductor.Action {
 	tools := ToolModeTools(specs, nil)
 	msgs := ToolModeMessages(ExpertSystem(o.PolicyText), mem.history, tools, o.counter())
 	body, err := EncodeRequest(ToolModeRequest(modelID(st, endpoint), o.Temperature, msgs, tools))
 	if err != nil {
-		return conductor.Decision{}, err
+		return fail(fmt.Errorf("render expert request: %w", err))
 	}
-	reply, err := st.CallModel(ctx, conductor.ModelCall{Endpoint: endpoint, Alias: alias.Name, Purpose: "expert", Role: RoleExpert, Body: body})
-	if err != nil {
-		return conductor.Decision{}, nil
+	mem.phase = phaseExpert
+	return conductor.Action{Kind: conductor.ActModel, Model: conductor.ModelCall{
+		Endpoint: endpoint, Alias: alias.Name, Purpose: "expert", Role: RoleExpert, Body: body}}
+}
+
+// expertReply reads the expert's reply: its answer, or its tool calls.
+func (mem *OrchestratorMemory) expertReply(st *conductor.State, specs []ToolSpec, last *conductor.Outcome) conductor.Action {
+	if last.Err != nil {
+		return endTurn()
 	}
-	msg, err := decodeMessage(reply.Body)
+	msg, err := decodeMessage(last.Reply.Body)
 	if err != nil {
-		st.Observe("expert reply unreadable: " + err.Error())
-		return conductor.Decision{}, nil
+		mem.note("expert reply unreadable: " + err.Error())
+		return endTurn()
 	}
 	parsed := ParseReply(msg)
 	if len(parsed.Candidates) == 0 {
-		return conductor.Decision{Final: true, Answer: parsed.Message}, nil
+		return conductor.Action{Kind: conductor.ActAnswer, Answer: parsed.Message}
 	}
 	d := SelectToolModeCalls(parsed.Candidates, specNames(specs), nil)
-	observeRejections(st, d.Rejected)
-	runToolCalls(ctx, st, mem, d.Calls)
-	return conductor.Decision{}, nil
+	mem.noteRejections(d.Rejected)
+	return mem.startCalls(st, d.Calls)
 }
 
-// runToolCalls appends the assistant's calls to the history, runs each and
-// appends its result (or error) as a tool message.
-func runToolCalls(ctx context.Context, st *conductor.State, mem *orchestratorMemory, calls []Call) {
+// startCalls appends the assistant's calls to the history and sends the
+// first; each result (or error) follows as a tool message.
+func (mem *OrchestratorMemory) startCalls(st *conductor.State, calls []Call) conductor.Action {
 	if len(calls) == 0 {
-		return
+		return endTurn()
 	}
 	assistant := Message{Role: RoleAssistant}
 	for i := range calls {
@@ -87,28 +102,38 @@ func runToolCalls(ctx context.Context, st *conductor.State, mem *orchestratorMem
 			Function: FunctionCall{Name: calls[i].Name, Arguments: Arguments(calls[i].Arguments)}})
 	}
 	mem.history = append(mem.history, assistant)
-	for _, c := range calls {
-		var content string
-		res, err := st.CallTool(ctx, c.Name, c.Arguments, "tool call")
-		switch {
-		case err != nil:
-			content = "error: " + err.Error()
-		case res.IsError:
-			content = "error: " + conductor.ResultText(res.Raw, maxToolResultChars)
-		default:
-			content = conductor.ResultText(res.Raw, maxToolResultChars)
-		}
-		mem.history = append(mem.history, Message{Role: RoleTool, ToolCallID: c.ID, Content: content})
+	mem.calls, mem.next, mem.phase = calls, 0, phaseCalls
+	return mem.nextCall()
+}
+
+// nextCall sends the next of the turn's calls, or ends the turn.
+func (mem *OrchestratorMemory) nextCall() conductor.Action {
+	if mem.next == len(mem.calls) {
+		return endTurn()
 	}
+	c := mem.calls[mem.next]
+	mem.next++
+	return conductor.Action{Kind: conductor.ActTool, Tool: c.Name, Args: c.Arguments, Purpose: "tool call"}
+}
+
+// toolContent is a tool call's outcome as the history shows it.
+func toolContent(last *conductor.Outcome) string {
+	switch {
+	case last.Err != nil:
+		return "error: " + last.Err.Error()
+	case last.Result.IsError:
+		return "error: " + conductor.ResultText(last.Result.Raw, maxToolResultChars)
+	}
+	return conductor.ResultText(last.Result.Raw, maxToolResultChars)
 }
 
 // maxToolResultChars caps one tool result in the history: results are
 // untrusted text and the history has a token budget.
 const maxToolResultChars = 16000
 
-func observeRejections(st *conductor.State, rejected []Rejection) {
+func (mem *OrchestratorMemory) noteRejections(rejected []Rejection) {
 	for _, r := range rejected {
-		st.Observe(r.Observation())
+		mem.note(r.Observation())
 	}
 }
 
@@ -126,13 +151,4 @@ func specNames(specs []ToolSpec) []string {
 		names[i] = s.Name
 	}
 	return names
-}
-
-func modelID(st *conductor.State, endpoint string) string {
-	for _, m := range st.Models {
-		if m.Name == endpoint {
-			return m.ModelID
-		}
-	}
-	return ""
 }

@@ -69,6 +69,11 @@ func (p *Planner) Plan(req conductor.Request, eps *conductor.Episodes) (conducto
 	if pu, ok := policy.(preferenceUser); ok {
 		pu.UsePreferences(prefs)
 	}
+	if o, ok := policy.(*Orchestrator); ok {
+		if pu, ok := o.Fallback.(preferenceUser); ok {
+			pu.UsePreferences(prefs) // a learned router standing in for the orchestrator
+		}
+	}
 	return PrepareTask(task, prefs, eps), policy, nil
 }
 
@@ -89,7 +94,7 @@ func (p *Planner) Policy(name string) (conductor.Policy, string, error) {
 	}
 	orch := Orchestrator{Temperature: p.opts.Temperature}
 	if p.opts.Fallback != "" && name == PolicyOrchestrator {
-		fb, err := NewPolicy(p.opts.Fallback, Orchestrator{Temperature: p.opts.Temperature})
+		fb, err := NewFallback(p.opts.Fallback, Orchestrator{Temperature: p.opts.Temperature})
 		if err != nil {
 			return nil, name, fmt.Errorf("orchestrator.fallback: %w", err)
 		}

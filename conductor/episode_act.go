@@ -1,0 +1,140 @@
+package conductor
+
+import (
+	"context"
+	"encoding/json"
+	"slices"
+	"time"
+
+	"github.com/toolhub/toolhub/hub"
+	"github.com/toolhub/toolhub/llm"
+)
+
+// act runs a tool or model action and returns its outcome, after recording
+// the action's notes.
+func (ep *episode) act(ctx context.Context, st *State, a Action) *Outcome {
+	for _, n := range a.Notes {
+		ep.observe(n)
+	}
+	var out *Outcome
+	switch a.Kind {
+	case ActTool:
+		out = ep.callTool(ctx, st, a.Tool, a.Args, a.Purpose)
+	case ActModel:
+		out = ep.callModel(ctx, a.Model)
+	default:
+		return nil
+	}
+	out.Kind = a.Kind
+	out.Cancelled = ctx.Err() != nil
+	return out
+}
+
+// observe records a note in the trace: an invalid call, a skipped action.
+func (ep *episode) observe(text string) {
+	ep.record(Step{Kind: StepObservation, Text: text})
+}
+
+// callModel sends one request through the guard and the budget and
+// records the step, its error included.
+func (ep *episode) callModel(ctx context.Context, call ModelCall) *Outcome {
+	step := Step{Kind: StepModel, Alias: call.Alias, Endpoint: call.Endpoint, Purpose: call.Purpose}
+	m, ok := ep.models.Get(call.Endpoint)
+	if !ok {
+		return ep.refuse(step, &GuardError{Target: "model " + call.Endpoint, Reason: "not configured"})
+	}
+	info := m.Info()
+	step.Model, step.Locality = info.ModelID, info.Locality
+	if err := ep.checkModel(info, call.Role); err != nil {
+		return ep.refuse(step, err)
+	}
+	if err := ep.admit(info.CostUSD(expectedTokens(call.Body)), "model "+call.Endpoint); err != nil {
+		return ep.refuse(step, err)
+	}
+	if ep.keepBodies {
+		step.Request = call.Body
+	}
+	reply, err := m.Complete(ctx, call.Body)
+	if err != nil {
+		step.Error = err.Error()
+		ep.record(step)
+		return &Outcome{Err: err}
+	}
+	step.TokensIn, step.TokensOut, step.Estimated = reply.TokensIn, reply.TokensOut, reply.Estimated
+	step.USD = info.CostUSD(reply.TokensIn, reply.TokensOut)
+	step.CostUnknown = reply.CostUnknown
+	step.Wall = reply.Duration
+	step.Response, step.ToolCalls = reply.Content, reply.ToolCalls
+	ep.record(step)
+	ep.settle()
+	return &Outcome{Reply: reply}
+}
+
+// refuse records a call that was not made and returns why.
+func (ep *episode) refuse(step Step, err error) *Outcome {
+	step.Error = err.Error()
+	ep.record(step)
+	return &Outcome{Err: err}
+}
+
+// callTool calls an offered catalog tool through the guard and the budget
+// and records the step.
+func (ep *episode) callTool(ctx context.Context, st *State, name string, args json.RawMessage, purpose string) *Outcome {
+	step := Step{Kind: StepTool, Tool: name, Purpose: purpose}
+	tool, err := ep.checkTool(st, name)
+	if tool != nil {
+		step.Locality = tool.Locality
+	}
+	if err == nil {
+		err = ep.admit(tool.CostPerCall, "tool "+name)
+	}
+	if err != nil {
+		return ep.refuse(step, err)
+	}
+	start := time.Now()
+	res, err := ep.tools.Call(ctx, name, args, hub.CallOptions{})
+	step.Wall = time.Since(start)
+	step.USD = tool.CostPerCall
+	if err != nil {
+		step.Error = err.Error()
+	} else {
+		step.Response = ResultText(res.Raw, ep.maxResultChars)
+		if res.IsError {
+			step.Error = "tool reported an error"
+		}
+	}
+	ep.record(step)
+	ep.settle()
+	if err != nil {
+		return &Outcome{Err: err}
+	}
+	return &Outcome{Result: res}
+}
+
+// checkModel asks the guard about the endpoint and, for a call made for a
+// role, whether the guard left the model that role.
+func (ep *episode) checkModel(info llm.ModelInfo, role string) error {
+	if ok, reason := ep.guard.AllowModel(info); !ok {
+		return &GuardError{Target: "model " + info.Name, Reason: reason}
+	}
+	if role != "" && info.HasRole(role) && !slices.Contains(modelRoles(ep.guard, info), role) {
+		return &GuardError{Target: "model " + info.Name, Reason: "not offered for the " + role + " role"}
+	}
+	return nil
+}
+
+// checkTool returns the catalog tool when it was offered this episode and
+// the guard still allows it.
+func (ep *episode) checkTool(st *State, name string) (*hub.Tool, error) {
+	tool, ok := ep.tools.Snapshot().Lookup(name)
+	if !ok {
+		return nil, &GuardError{Target: "tool " + name, Reason: "not in the catalog"}
+	}
+	if allowed, reason := ep.guard.AllowTool(tool); !allowed {
+		return tool, &GuardError{Target: "tool " + name, Reason: reason}
+	}
+	if _, offered := st.Tool(name); !offered {
+		return tool, &GuardError{Target: "tool " + name, Reason: "not offered in this episode"}
+	}
+	return tool, nil
+}
