@@ -124,7 +124,8 @@ func TestSystemdStatus(t *testing.T) {
 		{"not installed", false, fakeAnswer{}, "not installed", false},
 		{"active", true, fakeAnswer{out: "active\n"}, "active", false},
 		{"failed exits non-zero", true, fakeAnswer{out: "failed\n", err: errExit}, "failed", false},
-		{"no systemd", true, fakeAnswer{err: errExit}, "", true},
+		{"no systemd", true, fakeAnswer{err: errExit}, "unknown", true},
+		{"no user bus", true, fakeAnswer{out: "Failed to connect to bus: No medium found\n", err: errExit}, "unknown", true},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
@@ -151,6 +152,23 @@ func TestSystemdInstallReportsAFailedEnable(t *testing.T) {
 	m, _ := New("linux", unixOptions(t.TempDir(), "", r))
 	if err := m.Install(context.Background()); err == nil || !strings.Contains(err.Error(), "enable toolhub.service") {
 		t.Fatalf("Install = %v, want the failed enable", err)
+	}
+}
+
+func TestSystemdUninstallWithoutSystemdStillRemovesTheUnit(t *testing.T) {
+	r := &fakeRunner{answers: map[string]fakeAnswer{
+		"systemctl --user disable --now toolhub.service": {err: errExit},
+	}}
+	m, _ := New("linux", unixOptions(t.TempDir(), "", r))
+	unit := m.(*systemd).UnitPath()
+	if err := writeFileAtomic(unit, []byte("x")); err != nil {
+		t.Fatal(err)
+	}
+	if err := m.Uninstall(context.Background()); err == nil || !strings.Contains(err.Error(), "disable toolhub.service") {
+		t.Fatalf("Uninstall = %v, want the failed disable", err)
+	}
+	if _, err := os.Stat(unit); !os.IsNotExist(err) {
+		t.Fatalf("the unit survived: %v", err)
 	}
 }
 

@@ -81,16 +81,19 @@ func (s *systemd) Uninstall(ctx context.Context) error {
 	if !fileExists(path) {
 		return nil
 	}
+	// The unit goes even when systemd cannot be reached, so that a broken
+	// install can always be undone; the failure is still reported.
+	var errs []error
 	if _, err := s.systemctl(ctx, "disable", "--now", unitName); err != nil {
-		return fmt.Errorf("disable %s: %w", unitName, err)
+		errs = append(errs, fmt.Errorf("disable %s: %w", unitName, err))
 	}
 	if err := os.Remove(path); err != nil && !errors.Is(err, os.ErrNotExist) {
 		return fmt.Errorf("remove %s: %w", path, err)
 	}
 	if _, err := s.systemctl(ctx, "daemon-reload"); err != nil {
-		return fmt.Errorf("reload systemd: %w", err)
+		errs = append(errs, fmt.Errorf("reload systemd: %w", err))
 	}
-	return nil
+	return errors.Join(errs...)
 }
 
 // Status asks systemctl is-active, which exits non-zero for anything but
@@ -102,9 +105,12 @@ func (s *systemd) Status(ctx context.Context) (Status, error) {
 		st.State = "not installed"
 		return st, nil
 	}
+	// is-active prints one word (active, inactive, failed, ...) and exits
+	// non-zero for all but active; anything else is systemd unreachable.
 	out, err := s.systemctl(ctx, "is-active", unitName)
 	st.State = firstLine(out)
-	if st.State == "" && err != nil {
+	if err != nil && (st.State == "" || strings.ContainsRune(st.State, ' ')) {
+		st.State = "unknown"
 		return st, fmt.Errorf("systemctl is-active: %w", err)
 	}
 	return st, nil
