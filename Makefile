@@ -31,6 +31,22 @@ desktop: ## Build bin/toolhub-desktop (Fyne: cgo and the X11/GL headers from mak
 	@mkdir -p $(BIN)
 	$(GO) build -o $(BIN)/toolhub-desktop ./cmd/toolhub-desktop
 
+FYNE ?= $(GO) run fyne.io/tools/cmd/fyne@v1.7.4
+
+.PHONY: desktop-package
+desktop-package: ## Package the Linux desktop app: dist/desktop/toolhub-desktop.tar.xz (fyne package: binary, .desktop entry, icon; cgo)
+	@mkdir -p dist/desktop
+	cd cmd/toolhub-desktop && $(FYNE) package --target linux --release --icon Icon.png --name toolhub-desktop
+	mv cmd/toolhub-desktop/toolhub-desktop.tar.xz dist/desktop/
+
+.PHONY: release-snapshot
+release-snapshot: ## Build every release archive, checksums, .deb and .rpm into dist/ (pinned GoReleaser, no publishing; SBOMs need syft)
+	./scripts/goreleaser.sh release --snapshot --clean $(if $(shell command -v syft),,--skip=sbom)
+
+.PHONY: cross-build
+cross-build: ## Build the headless binary for linux, darwin and windows (amd64, arm64) and go vet for windows and darwin
+	./scripts/cross-build.sh
+
 .PHONY: run
 run: setup build ## Open the desktop app when a display is available, else serve MCP over HTTP on $(ADDR)
 	@if [[ -z "$${DISPLAY:-}$${WAYLAND_DISPLAY:-}" ]]; then \

@@ -10,15 +10,17 @@ import (
 	"path/filepath"
 	"regexp"
 	"strings"
-	"syscall"
 	"time"
 
 	mcpclient "github.com/mark3labs/mcp-go/client"
 	transport "github.com/mark3labs/mcp-go/client/transport"
 	mcpgo "github.com/mark3labs/mcp-go/mcp"
+
+	"github.com/toolhub/toolhub/internal/proc"
 )
 
-// childStopWait bounds how long a child gets to exit after SIGINT.
+// childStopWait bounds how long a child's tree gets to exit after the
+// graceful stop.
 const childStopWait = 10 * time.Second
 
 // proxyPath is one way of reaching server-everything's echo tool.
@@ -26,8 +28,9 @@ type proxyPath struct {
 	name    string
 	tool    string
 	client  *mcpclient.Client
-	child   *exec.Cmd // the server process the client started or talks to
-	hub     bool      // child is toolhub, whose CPU and memory are measured
+	child   *exec.Cmd   // the server process the client talks to
+	group   *proc.Group // child's process tree
+	hub     bool        // child is toolhub, whose CPU and memory are measured
 	samples []time.Duration
 }
 
@@ -58,23 +61,30 @@ func (p *proxyPath) pid() int {
 
 func (p *proxyPath) close() {
 	_ = p.client.Close()
-	stopChild(p.child)
+	stopChild(p.child, p.group)
 }
 
-// startStdioPath starts command as an MCP server over stdio and connects to
-// it. The child runs in its own process group.
+// startStdioPath starts command as an MCP server over stdio, as its own
+// process tree, and connects to it.
 func startStdioPath(ctx context.Context, name, tool, command string, args ...string) (*proxyPath, error) {
-	p := &proxyPath{name: name, tool: tool}
-	t := transport.NewStdioWithOptions(command, nil, args,
-		transport.WithCommandFunc(func(_ context.Context, command string, _ []string, args []string) (*exec.Cmd, error) {
-			cmd := exec.Command(command, args...)
-			cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
-			p.child = cmd
-			return cmd, nil
-		}),
-		transport.WithCommandStderrWriter(io.Discard))
-	p.client = mcpclient.NewClient(t)
+	cmd := exec.Command(command, args...)
+	cmd.Stderr = io.Discard
+	stdin, err := cmd.StdinPipe()
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", name, err)
+	}
+	stdout, err := cmd.StdoutPipe()
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", name, err)
+	}
+	group, err := proc.Start(cmd)
+	if err != nil {
+		return nil, fmt.Errorf("%s: start: %w", name, err)
+	}
+	p := &proxyPath{name: name, tool: tool, child: cmd, group: group}
+	p.client = mcpclient.NewClient(transport.NewIO(stdout, stdin, nil))
 	if err := p.client.Start(ctx); err != nil {
+		p.close()
 		return nil, fmt.Errorf("%s: start: %w", name, err)
 	}
 	if err := initialize(ctx, p.client); err != nil {
@@ -91,22 +101,22 @@ var servesAt = regexp.MustCompile(`toolhub serves MCP at (http://\S+)`)
 func startHTTPPath(ctx context.Context, name, tool, toolhub, config, dir string) (*proxyPath, error) {
 	tokenFile := filepath.Join(dir, "token")
 	cmd := exec.Command(toolhub, "--config", config, "serve", "--http=127.0.0.1:0", "--token-file", tokenFile)
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
 	stderr, err := cmd.StderrPipe()
 	if err != nil {
 		return nil, err
 	}
-	if err := cmd.Start(); err != nil {
+	group, err := proc.Start(cmd)
+	if err != nil {
 		return nil, fmt.Errorf("%s: %w", name, err)
 	}
 	url, err := awaitEndpoint(stderr)
 	if err != nil {
-		stopChild(cmd)
+		stopChild(cmd, group)
 		return nil, fmt.Errorf("%s: %w", name, err)
 	}
 	token, err := os.ReadFile(tokenFile)
 	if err != nil {
-		stopChild(cmd)
+		stopChild(cmd, group)
 		return nil, fmt.Errorf("%s: %w", name, err)
 	}
 	c, err := mcpclient.NewStreamableHttpClient(url, transport.WithHTTPHeaders(map[string]string{
@@ -115,12 +125,12 @@ func startHTTPPath(ctx context.Context, name, tool, toolhub, config, dir string)
 	if err == nil {
 		err = c.Start(ctx)
 	}
-	p := &proxyPath{name: name, tool: tool, client: c, child: cmd, hub: true}
+	p := &proxyPath{name: name, tool: tool, client: c, child: cmd, group: group, hub: true}
 	if err == nil {
 		err = initialize(ctx, c)
 	}
 	if err != nil {
-		stopChild(cmd)
+		stopChild(cmd, group)
 		return nil, fmt.Errorf("%s: %w", name, err)
 	}
 	return p, nil
@@ -168,20 +178,17 @@ func initialize(ctx context.Context, c *mcpclient.Client) error {
 	return nil
 }
 
-// stopChild interrupts a child and, if it lingers, kills its process group.
-func stopChild(cmd *exec.Cmd) {
-	if cmd == nil || cmd.Process == nil {
+// stopChild ends a child's process tree: the graceful stop (SIGTERM, or
+// CTRL_BREAK on Windows), then a kill once childStopWait has passed.
+func stopChild(cmd *exec.Cmd, group *proc.Group) {
+	if cmd == nil || group == nil {
 		return
 	}
-	_ = cmd.Process.Signal(os.Interrupt)
 	exited := make(chan struct{})
 	go func() {
-		_, _ = cmd.Process.Wait()
+		_ = cmd.Wait()
 		close(exited)
 	}()
-	select {
-	case <-exited:
-	case <-time.After(childStopWait):
-	}
-	_ = syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
+	proc.Stop(group, exited, proc.StopOptions{Grace: childStopWait})
+	_ = group.Release()
 }

@@ -2,7 +2,6 @@ package hub
 
 import (
 	"encoding/json"
-	"errors"
 	"fmt"
 	"io"
 	"log/slog"
@@ -12,7 +11,6 @@ import (
 	"strconv"
 	"strings"
 	"sync"
-	"syscall"
 	"testing"
 	"time"
 
@@ -213,8 +211,8 @@ func readPids(t *testing.T, pidfile string) []int {
 	return pids
 }
 
-// assertProcessesGone checks that every pid is gone: kill(pid, 0) answers
-// ESRCH. An orphaned grandchild is reaped by init shortly after it dies, so
+// assertProcessesGone checks that every pid is gone (processGone). An
+// orphaned grandchild is reaped by init shortly after it dies, so
 // the check waits for that.
 func assertProcessesGone(t *testing.T, pids []int) {
 	t.Helper()
@@ -223,7 +221,7 @@ func assertProcessesGone(t *testing.T, pids []int) {
 	}
 	for _, pid := range pids {
 		waitUntil(t, fmt.Sprintf("process %d to be gone", pid), func() bool {
-			return errors.Is(syscall.Kill(pid, 0), syscall.ESRCH)
+			return processGone(pid)
 		}, func() string {
 			stat, _ := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
 			return "it is still there: " + string(stat)

@@ -7,6 +7,8 @@ import (
 	"io"
 	"net/http"
 	"time"
+
+	"github.com/toolhub/toolhub/internal/proc"
 )
 
 // errNotHealthy means the server kept running but its health endpoint never
@@ -106,16 +108,14 @@ func (h *ModelHost) awaitHealthy(ctx context.Context, p *childProcess) error {
 	}
 }
 
-// stopServer ends the server's process group: SIGTERM, then SIGKILL once
-// StopGrace has passed. A model server does not exit when its stdin closes,
-// so unlike an MCP child it is signalled at once.
+// stopServer ends the server's process tree: the graceful stop (SIGTERM,
+// CTRL_BREAK on Windows), then a kill once StopGrace has passed. A model
+// server does not exit when its stdin closes, so unlike an MCP child it is
+// signalled at once.
 func (h *ModelHost) stopServer(p *childProcess) {
 	p.closeOnce.Do(func() {
-		terminateGroup(p.cmd.Process, p.pgid)
-		if !p.waitGroupGone(h.spec.StopGrace) {
-			killGroup(p.cmd.Process, p.pgid)
-		}
-		<-p.exited
+		proc.Stop(p.group, p.exited, proc.StopOptions{Grace: h.spec.StopGrace})
+		_ = p.group.Release()
 		_ = p.stdin.Close()
 		_ = p.stdout.Close()
 	})

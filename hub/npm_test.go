@@ -10,9 +10,10 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-	"syscall"
 	"testing"
 	"time"
+
+	"github.com/toolhub/toolhub/internal/proc"
 )
 
 // npmOptions allow for the reference servers' slower start.
@@ -163,13 +164,14 @@ func startHTTPServer(t *testing.T, bin string, port int, mode string) {
 	t.Helper()
 	cmd := exec.Command(bin, mode)
 	cmd.Env = append(os.Environ(), "PORT="+strconv.Itoa(port))
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
-	if err := cmd.Start(); err != nil {
+	group, err := proc.Start(cmd)
+	if err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() {
-		_ = syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
+		_ = group.Kill()
 		_ = cmd.Wait()
+		_ = group.Release()
 	})
 	addr := net.JoinHostPort("127.0.0.1", strconv.Itoa(port))
 	waitUntil(t, "the HTTP server on "+addr, func() bool {

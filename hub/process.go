@@ -7,14 +7,16 @@ import (
 	"os/exec"
 	"sync"
 	"time"
+
+	"github.com/toolhub/toolhub/internal/proc"
 )
 
-// childProcess is a stdio server the hub spawned: its own process group, a
-// minimal environment, pipes the hub owns, and a goroutine that reaps it the
+// childProcess is a stdio server the hub spawned: its own process tree (a
+// process group, or a job object on Windows), a minimal environment, pipes the hub owns, and a goroutine that reaps it the
 // moment it exits (mcp-go only waits for its children in Close).
 type childProcess struct {
 	cmd    *exec.Cmd
-	pgid   int
+	group  *proc.Group
 	stdin  *os.File // the hub's write end
 	stdout *os.File // the hub's read end
 
@@ -35,14 +37,14 @@ func startChild(spec ServerSpec, stderr io.Writer) (*childProcess, error) {
 	cmd := exec.Command(path, spec.Args...)
 	cmd.Env = env
 	cmd.Dir = spec.Cwd
-	cmd.SysProcAttr = newGroupAttr()
 
 	pipes, err := newChildPipes()
 	if err != nil {
 		return nil, fmt.Errorf("start %s: %w", spec.Command, err)
 	}
 	cmd.Stdin, cmd.Stdout, cmd.Stderr = pipes.childStdin, pipes.childStdout, pipes.childStderr
-	if err := cmd.Start(); err != nil {
+	group, err := proc.Start(cmd)
+	if err != nil {
 		pipes.closeAll()
 		return nil, fmt.Errorf("start %s: %w", spec.Command, err)
 	}
@@ -50,7 +52,7 @@ func startChild(spec ServerSpec, stderr io.Writer) (*childProcess, error) {
 
 	p := &childProcess{
 		cmd:    cmd,
-		pgid:   cmd.Process.Pid, // Setpgid makes the child its group's leader
+		group:  group,
 		stdin:  pipes.stdin,
 		stdout: pipes.stdout,
 		exited: make(chan struct{}),
@@ -72,8 +74,8 @@ func (p *childProcess) reap() {
 	close(p.exited)
 }
 
-// pid is the child's process id (also its process group id).
-func (p *childProcess) pid() int { return p.pgid }
+// pid is the child's process id (on Unix also its process group id).
+func (p *childProcess) pid() int { return p.group.Pid() }
 
 // exitReason describes how the child ended; call it after exited is closed.
 func (p *childProcess) exitReason() string {
@@ -84,51 +86,17 @@ func (p *childProcess) exitReason() string {
 }
 
 // stop ends the child and everything it started: stdin is closed so a
-// well-behaved server exits by itself, then the whole process group gets
-// SIGTERM, and SIGKILL once grace has passed. It returns after the child is
-// reaped; calling it again does nothing more.
+// well-behaved server exits by itself, then the whole tree gets the
+// graceful stop (SIGTERM, CTRL_BREAK on Windows), and is killed once grace
+// has passed. It returns after the child is reaped; calling it again does
+// nothing more.
 func (p *childProcess) stop(grace time.Duration) {
 	p.closeOnce.Do(func() {
 		_ = p.stdin.Close()
-		p.waitExit(grace)
-		terminateGroup(p.cmd.Process, p.pgid)
-		if !p.waitGroupGone(grace) {
-			killGroup(p.cmd.Process, p.pgid)
-		}
-		<-p.exited
+		proc.Stop(p.group, p.exited, proc.StopOptions{ExitWait: grace, Grace: grace})
+		_ = p.group.Release()
 		_ = p.stdout.Close()
 	})
-}
-
-func (p *childProcess) waitExit(timeout time.Duration) bool {
-	timer := time.NewTimer(timeout)
-	defer timer.Stop()
-	select {
-	case <-p.exited:
-		return true
-	case <-timer.C:
-		return false
-	}
-}
-
-// waitGroupGone polls until the child is reaped and no process of its group
-// is left, or until timeout.
-func (p *childProcess) waitGroupGone(timeout time.Duration) bool {
-	const poll = 10 * time.Millisecond
-	deadline := time.Now().Add(timeout)
-	for {
-		select {
-		case <-p.exited:
-			if groupGone(p.pgid) {
-				return true
-			}
-		default:
-		}
-		if time.Now().After(deadline) {
-			return false
-		}
-		time.Sleep(poll)
-	}
 }
 
 // childPipes are the three stdio pipes of a child: the hub's ends and the

@@ -13,6 +13,8 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/toolhub/toolhub/internal/proc"
 )
 
 // Run runs code with the given wall-clock timeout (0 means the default; it
@@ -65,8 +67,8 @@ func (p *Python) run(ctx context.Context, code string, timeout time.Duration, sa
 	return res, nil
 }
 
-// execute starts argv in its own process group with code on stdin, and
-// kills the whole group when ctx ends and again once the interpreter has
+// execute starts argv as its own process tree with code on stdin, and
+// kills the whole tree when ctx ends and again once the interpreter has
 // exited, so no child it started outlives the call. Output goes through
 // pipes the hub reads itself, so a leftover child holding them cannot hold
 // up the result.
@@ -84,22 +86,22 @@ func (p *Python) execute(ctx context.Context, argv []string, dir string, env []s
 	cmd := exec.Command(argv[0], argv[1:]...)
 	cmd.Dir, cmd.Env, cmd.Stdin = dir, env, strings.NewReader(code)
 	cmd.Stdout, cmd.Stderr = outW, errW
-	cmd.SysProcAttr = groupAttr()
 	start := time.Now()
-	err = cmd.Start()
+	group, err := proc.Start(cmd)
 	closeAll(outW, errW)
 	if err != nil {
 		closeAll(outR, errR)
 		return nil, fmt.Errorf("start python: %w", err)
 	}
+	defer func() { _ = group.Release() }()
 	var readers sync.WaitGroup
 	readers.Go(func() { drain(stdout, outR) })
 	readers.Go(func() { drain(stderr, errR) })
 
-	stopKiller := context.AfterFunc(ctx, func() { killProcessGroup(cmd.Process) })
+	stopKiller := context.AfterFunc(ctx, func() { _ = group.Kill() })
 	waitErr := cmd.Wait()
 	stopKiller()
-	killProcessGroup(cmd.Process) // children left behind by a clean exit
+	_ = group.Kill() // children left behind by a clean exit
 	waitReaders(&readers, outR, errR)
 
 	res := &PythonResult{DurationMs: time.Since(start).Milliseconds()}

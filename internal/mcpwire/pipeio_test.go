@@ -33,11 +33,11 @@ func TestWrapChoosesRawCallsOnlyForPollablePipes(t *testing.T) {
 	defer regular.Close()
 	blockingR, blockingW := newPipe(t)
 	// A descriptor the poller does not know: os.NewFile of a blocking fd.
-	fd, err := syscall.Dup(int(blockingR.Fd())) // Fd puts the pipe in blocking mode
+	fd, err := dupFd(blockingR.Fd()) // Fd puts the pipe in blocking mode
 	if err != nil {
 		t.Fatal(err)
 	}
-	unpolled := os.NewFile(uintptr(fd), "unpolled")
+	unpolled := os.NewFile(fd, "unpolled")
 	defer unpolled.Close()
 	_ = blockingW
 

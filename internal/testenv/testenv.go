@@ -10,6 +10,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/toolhub/toolhub/internal/proc"
 )
 
 // RepoRoot is the directory holding go.mod.
@@ -79,14 +81,23 @@ func StartEverythingHTTP(t testing.TB) string {
 	port := FreePort(t)
 	cmd := exec.Command(bin, "streamableHttp")
 	cmd.Env = append(os.Environ(), fmt.Sprintf("PORT=%d", port))
-	cmd.SysProcAttr = groupAttr()
-	if err := cmd.Start(); err != nil {
+	group, err := proc.Start(cmd)
+	if err != nil {
 		t.Fatal(err)
 	}
-	t.Cleanup(func() { killGroup(cmd) })
+	t.Cleanup(func() { stopGroup(cmd, group) })
 	addr := fmt.Sprintf("127.0.0.1:%d", port)
 	WaitListening(t, addr, 30*time.Second)
 	return "http://" + addr + "/mcp"
+}
+
+// stopGroup ends a server the test started: the graceful stop, then a kill
+// after a few seconds.
+func stopGroup(cmd *exec.Cmd, group *proc.Group) {
+	exited := make(chan struct{})
+	go func() { _ = cmd.Wait(); close(exited) }()
+	proc.Stop(group, exited, proc.StopOptions{Grace: 3 * time.Second})
+	_ = group.Release()
 }
 
 // Descendants lists the pids of every living process whose ancestry reaches

@@ -12,6 +12,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/toolhub/toolhub/internal/proc"
 )
 
 // toolhubBuild is the toolhub binary, built once per test binary into a
@@ -67,12 +69,12 @@ func StartToolhubHTTP(t testing.TB, env []string, args ...string) string {
 	t.Helper()
 	cmd := exec.Command(ToolhubBinary(t), args...)
 	cmd.Env = append(os.Environ(), env...)
-	cmd.SysProcAttr = groupAttr()
 	stderr, err := cmd.StderrPipe()
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := cmd.Start(); err != nil {
+	group, err := proc.Start(cmd)
+	if err != nil {
 		t.Fatal(err)
 	}
 	urls := make(chan string, 1)
@@ -91,7 +93,7 @@ func StartToolhubHTTP(t testing.TB, env []string, args ...string) string {
 		_, _ = io.Copy(io.Discard, stderr)
 	}()
 	t.Cleanup(func() {
-		stopChild(t, cmd)
+		stopChild(t, cmd, group)
 		if t.Failed() {
 			mu.Lock()
 			t.Logf("toolhub stderr:\n%s", log.String())
@@ -109,7 +111,7 @@ func StartToolhubHTTP(t testing.TB, env []string, args ...string) string {
 
 // stopChild interrupts cmd and waits; a child that ignores SIGINT is killed
 // with its process group and the test fails.
-func stopChild(t testing.TB, cmd *exec.Cmd) {
+func stopChild(t testing.TB, cmd *exec.Cmd, group *proc.Group) {
 	_ = cmd.Process.Signal(os.Interrupt)
 	exited := make(chan error, 1)
 	go func() { exited <- cmd.Wait() }()
@@ -119,7 +121,9 @@ func stopChild(t testing.TB, cmd *exec.Cmd) {
 			t.Errorf("toolhub serve did not exit cleanly on SIGINT: %v", err)
 		}
 	case <-time.After(30 * time.Second):
-		killGroup(cmd)
+		_ = group.Kill()
+		<-exited
 		t.Errorf("toolhub serve ignored SIGINT")
 	}
+	_ = group.Release()
 }

@@ -75,6 +75,7 @@ starts with no downstream servers.`,
 		newBenchCommand(g),
 		newEvalCommand(g),
 		newVersionCommand(g),
+		newServiceCommand(g),
 	)
 	for _, c := range root.Commands() {
 		wrapArgs(c)

@@ -1,23 +1,54 @@
 package cli
 
 import (
+	"encoding/json"
 	"fmt"
-	"runtime"
+	"io"
+	"strings"
 
 	"github.com/spf13/cobra"
 
-	"github.com/toolhub/toolhub/cmd/internal/daemon"
+	"github.com/toolhub/toolhub/cmd/internal/buildinfo"
 )
 
 func newVersionCommand(g *globals) *cobra.Command {
-	return &cobra.Command{
+	var asJSON bool
+	cmd := &cobra.Command{
 		Use:   "version",
-		Short: "Print the toolhub version",
-		Args:  cobra.NoArgs,
+		Short: "Print the toolhub version, commit and build date",
+		Long: `Print the toolhub version, the commit it was built from and when.
+
+A release build carries all three. A "go install ...@version" build knows its
+module version (and, for a pseudo-version, the commit and its time); a build
+from a git checkout knows the commit and its time, and says "modified" when
+the work tree had changes.`,
+		Args: cobra.NoArgs,
 		RunE: func(*cobra.Command, []string) error {
-			_, err := fmt.Fprintf(g.stdio.Out, "toolhub %s (%s, %s/%s)\n",
-				daemon.Version, runtime.Version(), runtime.GOOS, runtime.GOARCH)
-			return err
+			return writeVersion(g.stdio.Out, buildinfo.Get(), asJSON)
 		},
 	}
+	cmd.Flags().BoolVar(&asJSON, "json", false, "print a JSON object: version, commit, date, modified, goVersion, platform")
+	return cmd
+}
+
+func writeVersion(w io.Writer, info buildinfo.Info, asJSON bool) error {
+	if asJSON {
+		enc := json.NewEncoder(w)
+		enc.SetIndent("", "  ")
+		return enc.Encode(info)
+	}
+	details := []string{}
+	if info.Commit != "" {
+		c := "commit " + info.Commit
+		if info.Modified {
+			c += ", modified"
+		}
+		details = append(details, c)
+	}
+	if info.Date != "" {
+		details = append(details, "built "+info.Date)
+	}
+	details = append(details, info.GoVersion, info.Platform)
+	_, err := fmt.Fprintf(w, "toolhub %s (%s)\n", info.Version, strings.Join(details, ", "))
+	return err
 }

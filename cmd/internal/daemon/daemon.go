@@ -21,7 +21,7 @@ import (
 )
 
 // Version is the toolhub version reported to clients and downstream servers.
-var Version = "0.1.0-dev"
+var Version = buildVersion()
 
 // Options are what a Daemon is built from.
 type Options struct {

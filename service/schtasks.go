@@ -1,0 +1,100 @@
+package service
+
+import (
+	"context"
+	"encoding/csv"
+	"fmt"
+	"strings"
+)
+
+// schtasks manages a Windows scheduled task that starts at logon.
+type schtasks struct{ opts Options }
+
+// TaskCommand is the task's /TR value: the command line, each word quoted
+// the way Windows programs split them.
+func TaskCommand(opts Options) string {
+	words := append([]string{opts.Executable}, opts.Args...)
+	for i, w := range words {
+		words[i] = windowsQuote(w)
+	}
+	return strings.Join(words, " ")
+}
+
+// windowsQuote quotes w for CommandLineToArgvW when it needs it.
+func windowsQuote(w string) string {
+	if w != "" && !strings.ContainsAny(w, " \t\"") {
+		return w
+	}
+	var b strings.Builder
+	b.WriteByte('"')
+	slashes := 0
+	for _, r := range w {
+		switch r {
+		case '\\':
+			slashes++
+			continue
+		case '"':
+			b.WriteString(strings.Repeat(`\`, 2*slashes+1))
+		default:
+			b.WriteString(strings.Repeat(`\`, slashes))
+		}
+		slashes = 0
+		b.WriteRune(r)
+	}
+	b.WriteString(strings.Repeat(`\`, 2*slashes))
+	b.WriteByte('"')
+	return b.String()
+}
+
+// CreateArgs are schtasks' arguments to create (or replace) the task: at
+// logon, with the user's normal rights.
+func CreateArgs(opts Options) []string {
+	return []string{"/Create", "/F", "/TN", Name, "/SC", "ONLOGON", "/RL", "LIMITED", "/TR", TaskCommand(opts)}
+}
+
+// Install creates the task and starts it now.
+func (s *schtasks) Install(ctx context.Context) error {
+	if _, err := s.opts.Runner.Run(ctx, "schtasks", CreateArgs(s.opts)...); err != nil {
+		return fmt.Errorf("create the scheduled task: %w", err)
+	}
+	if _, err := s.opts.Runner.Run(ctx, "schtasks", "/Run", "/TN", Name); err != nil {
+		return fmt.Errorf("start the scheduled task: %w", err)
+	}
+	return nil
+}
+
+// Uninstall ends the running task and deletes it. A task that does not
+// exist is not an error.
+func (s *schtasks) Uninstall(ctx context.Context) error {
+	if st, err := s.Status(ctx); err == nil && !st.Installed {
+		return nil
+	}
+	_, _ = s.opts.Runner.Run(ctx, "schtasks", "/End", "/TN", Name)
+	if _, err := s.opts.Runner.Run(ctx, "schtasks", "/Delete", "/F", "/TN", Name); err != nil {
+		return fmt.Errorf("delete the scheduled task: %w", err)
+	}
+	return nil
+}
+
+// Status queries the task; a failed query means it does not exist.
+func (s *schtasks) Status(ctx context.Context) (Status, error) {
+	st := Status{Logs: "not captured: a scheduled task's output is discarded"}
+	out, err := s.opts.Runner.Run(ctx, "schtasks", "/Query", "/TN", Name, "/FO", "CSV", "/NH")
+	if err != nil {
+		st.State = "not installed"
+		return st, nil
+	}
+	st.Installed = true
+	st.State = TaskState(out)
+	return st, nil
+}
+
+// TaskState reads the Status column of `schtasks /Query /FO CSV /NH`
+// ("TaskName","Next Run Time","Status"): Ready, Running, Disabled...
+func TaskState(out []byte) string {
+	rec, err := csv.NewReader(strings.NewReader(strings.TrimSpace(string(out)))).Read()
+	if err != nil || len(rec) < 3 {
+		return "unknown"
+	}
+	return strings.TrimSpace(rec[2])
+}
