@@ -31,6 +31,9 @@ type Index struct {
 	// failAfter, when set by a test, is called after each commit stage; an
 	// error stops the commit there, as a crash would.
 	failAfter func(stage string) error
+	// beforeRead, when set by a test, is called just before a file found
+	// by the walk is opened.
+	beforeRead func(path string)
 }
 
 // Open opens the index in dir, creating it when absent, and reconciles it
