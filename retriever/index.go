@@ -23,10 +23,14 @@ type Index struct {
 	ft   *fulltext
 	vec  *vectorSet // nil without an embedder
 	emb  Embedder
+	brk  *breaker // nil without an embedder
 	opts Options
 	log  *slog.Logger
 
 	writeMu sync.Mutex // one ingest or removal at a time
+	bm25    bm25Totals
+	// batchChunks is how many chunks an ingest commits at a time.
+	batchChunks int
 
 	// failAfter, when set by a test, is called after each commit stage; an
 	// error stops the commit there, as a crash would.
@@ -55,7 +59,10 @@ func Open(dir string, opts Options) (*Index, error) {
 		_ = db.Close()
 		return nil, err
 	}
-	ix := &Index{dir: dir, db: db, ft: ft, emb: opts.Embedder, opts: opts, log: opts.Logger}
+	ix := &Index{dir: dir, db: db, ft: ft, emb: opts.Embedder, opts: opts, log: opts.Logger, batchChunks: bleveBatchChunks}
+	if ix.emb != nil {
+		ix.brk = newBreaker(ix.emb, opts)
+	}
 	if err := ix.start(); err != nil {
 		_ = ix.Close()
 		return nil, fmt.Errorf("open index %s: %w", dir, err)
@@ -68,6 +75,9 @@ func (ix *Index) start() error {
 	gens, err := ix.reconcile()
 	if err != nil {
 		return fmt.Errorf("reconcile: %w", err)
+	}
+	if err := ix.loadBM25Totals(); err != nil {
+		return err
 	}
 	if ix.emb == nil {
 		return nil
@@ -83,8 +93,12 @@ func (ix *Index) start() error {
 	return nil
 }
 
-// Close closes both stores. Ingests and searches must have returned.
+// Close stops the embedder prober and closes both stores. Ingests and
+// searches must have returned.
 func (ix *Index) Close() error {
+	if ix.brk != nil {
+		ix.brk.close()
+	}
 	ix.writeMu.Lock()
 	defer ix.writeMu.Unlock()
 	var errs []error

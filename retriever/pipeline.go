@@ -88,7 +88,7 @@ func (c *committer) add(o outcome) error {
 	}
 	c.group = append(c.group, *o.prepared)
 	c.chunks += len(o.prepared.chunks)
-	if c.chunks >= bleveBatchChunks || len(c.group) >= bleveBatchChunks {
+	if c.chunks >= c.ix.batchChunks || len(c.group) >= c.ix.batchChunks {
 		c.flush()
 	}
 	return c.err

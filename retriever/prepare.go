@@ -79,7 +79,7 @@ func (ix *Index) prepareText(path, hash string, ex extracted, size int64) outcom
 	}
 	return outcome{prepared: &preparedDoc{
 		path:   path,
-		ver:    version{Hash: hash, Title: ex.title, Kind: ex.kind, Bytes: size},
+		ver:    version{Hash: hash, Title: ex.title, Kind: ex.kind, Bytes: size, Tokens: ix.ft.countTokens(ex.title, chunks)},
 		chunks: chunks,
 	}}
 }

@@ -122,8 +122,14 @@ func (ix *Index) chooseMode(m Mode) (Mode, string, error) {
 		return ModeBM25, "", nil
 	case ix.emb == nil && m == ModeVector:
 		return "", "", ErrNoEmbedder
+	case ix.emb == nil && ix.opts.EmbedderError != nil:
+		return ModeBM25, fmt.Sprintf("embedding endpoint configured but unusable (%v): BM25 only", ix.opts.EmbedderError), nil
 	case ix.emb == nil:
 		return ModeBM25, "no embedding endpoint configured: BM25 only", nil
+	case ix.brk.note() != "" && m == ModeVector:
+		return "", "", fmt.Errorf("vector search: %s", ix.brk.note())
+	case ix.brk.note() != "":
+		return ModeBM25, ix.brk.note(), nil
 	case !hasVectors && m == ModeVector:
 		return "", "", errors.New("vector search: no chunk has a vector yet; run an ingest to compute them")
 	case !hasVectors:

@@ -93,6 +93,10 @@ func (ix *Index) embedMissing(ctx context.Context, t *tally) {
 	if ix.emb == nil {
 		return
 	}
+	if note := ix.brk.note(); note != "" && !ix.brk.retryNow(ctx) {
+		t.report.EmbedError = note + "; the text is indexed and vectors are computed by a later ingest"
+		return
+	}
 	missing, titles, err := ix.chunksWithoutVectors()
 	if err == nil {
 		ix.vec.reserve(len(missing))
@@ -106,6 +110,9 @@ func (ix *Index) embedMissing(ctx context.Context, t *tally) {
 		}
 	}
 	if err != nil {
+		if ctx.Err() == nil && !errors.As(err, new(*DimensionError)) {
+			ix.brk.trip(err)
+		}
 		t.report.EmbedError = err.Error()
 		ix.log.Warn("index: vectors not computed; the text is indexed and the next ingest tries again", "err", err)
 	}
