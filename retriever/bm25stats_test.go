@@ -37,7 +37,7 @@ func scoresByChunk(t *testing.T, ix *Index, queries []string) map[string]float64
 	t.Helper()
 	out := map[string]float64{}
 	for _, q := range queries {
-		res, err := ix.Search(context.Background(), Query{Text: q, K: 1000, Mode: ModeBM25})
+		res, err := ix.Search(context.Background(), Query{Text: q, K: 1000, Mode: ModeBM25, Ungrouped: true})
 		if err != nil {
 			t.Fatal(err)
 		}
