@@ -40,7 +40,7 @@ and documents.exclude, skipping binaries and files over documents.maxFileBytes.
 Unchanged files (same content hash) are skipped, changed ones re-indexed, and
 files gone from a folder removed. Without PATH it refreshes documents.roots
 and every path added before. A file that cannot be read or parsed is reported
-and the rest goes on.`,
+and the rest goes on; the exit status is then 1.`,
 		Example: "  toolhub index add ~/notes ~/papers\n  toolhub index add",
 		RunE: func(cmd *cobra.Command, args []string) error {
 			for _, p := range args {
@@ -72,6 +72,9 @@ and the rest goes on.`,
 				}
 			} else {
 				printIngestReport(g.stdio.Out, rep)
+			}
+			if err == nil && rep.Failed > 0 {
+				return &exitError{code: exitToolError, err: fmt.Errorf("%d files could not be indexed (listed above)", rep.Failed)}
 			}
 			return err
 		},
