@@ -18,14 +18,17 @@ var ErrInUse = errors.New("index is in use by another process")
 // Index is an open document index. Its methods are safe for concurrent
 // use; ingests and removals are serialised, searches run alongside them.
 type Index struct {
-	dir  string
-	db   *badger.DB
-	ft   *fulltext
-	vec  *vectorSet // nil without an embedder
-	emb  Embedder
-	brk  *breaker // nil without an embedder
-	opts Options
-	log  *slog.Logger
+	dir string
+	db  *badger.DB
+	ft  *fulltext
+	vec *vectorSet // nil without an embedder
+	emb Embedder
+	brk *breaker // nil without an embedder
+	// replacedEmbedder names the embedder whose vectors Open dropped
+	// because another one is configured now.
+	replacedEmbedder string
+	opts             Options
+	log              *slog.Logger
 
 	writeMu sync.Mutex // one ingest or removal at a time
 	bm25    bm25Totals

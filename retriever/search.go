@@ -163,14 +163,23 @@ func (ix *Index) chooseMode(m Mode) (Mode, string, error) {
 	case ix.brk.note() != "":
 		return ModeBM25, ix.brk.note(), nil
 	case !hasVectors && m == ModeVector:
-		return "", "", errors.New("vector search: no chunk has a vector yet; run an ingest to compute them")
+		return "", "", fmt.Errorf("vector search: %s", ix.noVectorsReason())
 	case !hasVectors:
-		return ModeBM25, "no chunk has a vector yet (run an ingest to compute them): BM25 only", nil
+		return ModeBM25, ix.noVectorsReason() + ": BM25 only", nil
 	case m == ModeVector:
 		return ModeVector, "", nil
 	default:
 		return ModeHybrid, "", nil
 	}
+}
+
+// noVectorsReason says why no chunk has a vector.
+func (ix *Index) noVectorsReason() string {
+	if ix.replacedEmbedder != "" {
+		return fmt.Sprintf("the embedder changed from %s to %s, so the stored vectors were dropped; "+
+			"the next ingest computes them again", ix.replacedEmbedder, ix.EmbedderName())
+	}
+	return "no chunk has a vector yet (run an ingest to compute them)"
 }
 
 func (ix *Index) modeLabel(m Mode) string {

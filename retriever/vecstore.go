@@ -23,6 +23,7 @@ func (ix *Index) applyEmbedderStamp() error {
 	}
 	if stored != "" {
 		ix.log.Info("index: embedder changed; vectors will be computed again", "from", stored, "to", want)
+		ix.replacedEmbedder = stored
 		if err := ix.db.DropPrefix([]byte(prefixVector)); err != nil {
 			return fmt.Errorf("drop vectors of %s: %w", stored, err)
 		}

@@ -195,11 +195,13 @@ func printStatus(w io.Writer, st retriever.Status) {
 	switch {
 	case st.Embedder == "":
 		fmt.Fprintln(w, "embedder:   none (search is BM25 only)")
+	case st.Vectors == 0:
+		fmt.Fprintf(w, "embedder:   %s configured, but no chunk has a vector yet (search is BM25 only until `index add` computes them)\n", st.Embedder)
 	default:
 		fmt.Fprintf(w, "embedder:   %s\n", st.Embedder)
 	}
 	if st.StoredEmbedder != "" {
-		fmt.Fprintf(w, "vectors:    from %s\n", st.StoredEmbedder)
+		fmt.Fprintf(w, "vectors:    %d from %s\n", st.Vectors, st.StoredEmbedder)
 	}
 	fmt.Fprintf(w, "roots:      %s\n", orNone(strings.Join(st.Roots, ", ")))
 }
