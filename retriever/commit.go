@@ -133,6 +133,7 @@ func (ix *Index) finishPending(recs []*docRecord) error {
 	}
 	for _, rec := range recs {
 		stale = append(stale, versionChunkIDs(rec.Path, rec.Committed)...)
+		ix.bm25.replace(rec.Committed, rec.Pending)
 		rec.Committed, rec.Pending, rec.State = rec.Pending, nil, stateCommitted
 	}
 	ix.dropVectors(stale)
@@ -177,6 +178,9 @@ func (ix *Index) finishRemoval(recs []*docRecord) error {
 	err := updateEach(ix.db, recs, func(txn *badger.Txn, rec *docRecord) error { return dropDoc(txn, rec.Path) })
 	if err != nil {
 		return fmt.Errorf("remove: drop records: %w", err)
+	}
+	for _, rec := range recs {
+		ix.bm25.replace(rec.Committed, nil)
 	}
 	return nil
 }

@@ -9,6 +9,7 @@ import (
 	"io"
 	"math/rand/v2"
 	"net/http"
+	"net/url"
 	"strconv"
 	"strings"
 	"time"
@@ -72,6 +73,22 @@ func embeddingsURL(base string) string {
 	default:
 		return base + "/v1/embeddings"
 	}
+}
+
+// Endpoint is the embeddings URL, with any credentials in it redacted.
+func (e *OpenAIEmbedder) Endpoint() string {
+	u, err := url.Parse(e.endpoint)
+	if err != nil {
+		return "(unparsable URL)"
+	}
+	return u.Redacted()
+}
+
+// once is the same client with no retries, for queries.
+func (e *OpenAIEmbedder) once() Embedder {
+	c := *e
+	c.cfg.MaxRetries = 0
+	return &c
 }
 
 func (e *OpenAIEmbedder) Model() string   { return e.cfg.Model }

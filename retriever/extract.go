@@ -1,7 +1,6 @@
 package retriever
 
 import (
-	"bytes"
 	"fmt"
 	"path/filepath"
 	"strings"
@@ -76,19 +75,20 @@ func extract(path string, data []byte) (extracted, error) {
 		}
 		return extracted{kind: KindPDF, title: orDefault(title, base), text: text}, nil
 	case htmlExts[ext]:
-		if looksBinary(data) {
-			return extracted{}, fmt.Errorf("html: file holds binary data")
+		decoded, err := decodeText(data)
+		if err != nil {
+			return extracted{}, fmt.Errorf("html: %w", err)
 		}
-		title, text, err := htmlText(data)
+		title, text, err := htmlText([]byte(decoded))
 		if err != nil {
 			return extracted{}, err
 		}
 		return extracted{kind: KindHTML, title: orDefault(title, base), text: text, markdown: true}, nil
 	}
-	if looksBinary(data) {
-		return extracted{}, skipf("binary content (NUL bytes or invalid UTF-8)")
+	text, err := decodeText(data)
+	if err != nil {
+		return extracted{}, err
 	}
-	text := validText(string(data))
 	switch {
 	case markdownExts[ext]:
 		return extracted{kind: KindMarkdown, title: orDefault(markdownTitle(text), base), text: text, markdown: true}, nil
@@ -97,27 +97,6 @@ func extract(path string, data []byte) (extracted, error) {
 	default:
 		return extracted{kind: KindText, title: base, text: text}, nil
 	}
-}
-
-// looksBinary reports NUL bytes in the first 8 KiB, or UTF-8 so broken
-// that the file is unlikely to be text.
-func looksBinary(data []byte) bool {
-	head := data[:min(len(data), 8<<10)]
-	if bytes.IndexByte(head, 0) >= 0 {
-		return true
-	}
-	if utf8.Valid(head) {
-		return false
-	}
-	bad := 0
-	for i := 0; i < len(head); {
-		r, size := utf8.DecodeRune(head[i:])
-		if r == utf8.RuneError && size == 1 && len(head)-i >= utf8.UTFMax {
-			bad++
-		}
-		i += size
-	}
-	return bad*100 > len(head)
 }
 
 // markdownTitle is the text of the first level-1 heading, if any.

@@ -115,7 +115,7 @@ func (h *hashEmbedder) Dimensions() int { return h.dims }
 func (h *hashEmbedder) Embed(_ context.Context, texts []string, _ Role) ([][]float32, error) {
 	h.calls.Add(1)
 	if h.fail.Load() {
-		return nil, errEmbedderDown
+		return nil, errFakeDown
 	}
 	out := make([][]float32, len(texts))
 	for i, t := range texts {
@@ -124,7 +124,7 @@ func (h *hashEmbedder) Embed(_ context.Context, texts []string, _ Role) ([][]flo
 	return out, nil
 }
 
-var errEmbedderDown = errors.New("embedding endpoint down")
+var errFakeDown = errors.New("embedding endpoint down")
 
 func hashVector(text string, dims int) []float32 {
 	v := make([]float32, dims)

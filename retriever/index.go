@@ -18,19 +18,29 @@ var ErrInUse = errors.New("index is in use by another process")
 // Index is an open document index. Its methods are safe for concurrent
 // use; ingests and removals are serialised, searches run alongside them.
 type Index struct {
-	dir  string
-	db   *badger.DB
-	ft   *fulltext
-	vec  *vectorSet // nil without an embedder
-	emb  Embedder
-	opts Options
-	log  *slog.Logger
+	dir string
+	db  *badger.DB
+	ft  *fulltext
+	vec *vectorSet // nil without an embedder
+	emb Embedder
+	brk *breaker // nil without an embedder
+	// replacedEmbedder names the embedder whose vectors Open dropped
+	// because another one is configured now.
+	replacedEmbedder string
+	opts             Options
+	log              *slog.Logger
 
 	writeMu sync.Mutex // one ingest or removal at a time
+	bm25    bm25Totals
+	// batchChunks is how many chunks an ingest commits at a time.
+	batchChunks int
 
 	// failAfter, when set by a test, is called after each commit stage; an
 	// error stops the commit there, as a crash would.
 	failAfter func(stage string) error
+	// beforeRead, when set by a test, is called just before a file found
+	// by the walk is opened.
+	beforeRead func(path string)
 }
 
 // Open opens the index in dir, creating it when absent, and reconciles it
@@ -52,7 +62,10 @@ func Open(dir string, opts Options) (*Index, error) {
 		_ = db.Close()
 		return nil, err
 	}
-	ix := &Index{dir: dir, db: db, ft: ft, emb: opts.Embedder, opts: opts, log: opts.Logger}
+	ix := &Index{dir: dir, db: db, ft: ft, emb: opts.Embedder, opts: opts, log: opts.Logger, batchChunks: bleveBatchChunks}
+	if ix.emb != nil {
+		ix.brk = newBreaker(ix.emb, opts)
+	}
 	if err := ix.start(); err != nil {
 		_ = ix.Close()
 		return nil, fmt.Errorf("open index %s: %w", dir, err)
@@ -65,6 +78,9 @@ func (ix *Index) start() error {
 	gens, err := ix.reconcile()
 	if err != nil {
 		return fmt.Errorf("reconcile: %w", err)
+	}
+	if err := ix.loadBM25Totals(); err != nil {
+		return err
 	}
 	if ix.emb == nil {
 		return nil
@@ -80,8 +96,12 @@ func (ix *Index) start() error {
 	return nil
 }
 
-// Close closes both stores. Ingests and searches must have returned.
+// Close stops the embedder prober and closes both stores. Ingests and
+// searches must have returned.
 func (ix *Index) Close() error {
+	if ix.brk != nil {
+		ix.brk.close()
+	}
 	ix.writeMu.Lock()
 	defer ix.writeMu.Unlock()
 	var errs []error

@@ -43,7 +43,9 @@ func (ix *Index) IngestPaths(ctx context.Context, paths []string, opts IngestOpt
 	}
 	start := time.Now()
 	t := &tally{progress: opts.Progress}
-	jobs, unreadable := ix.scan(ctx, roots, opts, t)
+	confined := confinedRoots{}
+	defer confined.close()
+	jobs, unreadable := ix.scan(ctx, roots, confined, opts, t)
 	if err := ctx.Err(); err != nil {
 		return t.report, err
 	}
@@ -137,7 +139,7 @@ func (ix *Index) resolveRoots(paths []string) ([]string, error) {
 
 // scan walks the roots and returns one job per file, and the paths that
 // could not be read; walk problems are reported as events.
-func (ix *Index) scan(ctx context.Context, roots []string, opts IngestOptions, t *tally) ([]job, []string) {
+func (ix *Index) scan(ctx context.Context, roots []string, confined confinedRoots, opts IngestOptions, t *tally) ([]job, []string) {
 	var jobs []job
 	var problems []Event
 	var unreadable []string
@@ -151,13 +153,21 @@ func (ix *Index) scan(ctx context.Context, roots []string, opts IngestOptions, t
 			}
 			problems = append(problems, Event{Kind: EventFailed, Path: root, Reason: reason})
 		}
+		problems = append(problems, w.skipped...)
+		if len(w.files) == 0 {
+			continue
+		}
+		dir, err := confined.open(w.confine)
+		if err != nil {
+			problems = append(problems, Event{Kind: EventFailed, Path: root, Reason: err.Error()})
+			continue
+		}
 		for _, f := range w.files {
 			if !seen[f.path] {
 				seen[f.path] = true
-				jobs = append(jobs, job{path: f.path, size: f.size})
+				jobs = append(jobs, job{path: f.path, size: f.size, root: dir, rel: f.rel})
 			}
 		}
-		problems = append(problems, w.skipped...)
 	}
 	for _, ev := range problems {
 		if ev.Kind == EventFailed {

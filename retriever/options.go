@@ -3,6 +3,7 @@ package retriever
 import (
 	"log/slog"
 	"runtime"
+	"time"
 
 	"github.com/dgraph-io/badger/v4"
 	"github.com/dgraph-io/badger/v4/options"
@@ -30,6 +31,14 @@ type Options struct {
 	// Candidates is how many rows the sign-code prefilter passes on to the
 	// exact re-rank.
 	Candidates int
+	// EmbedderError, when set with no Embedder, says why the configured
+	// embedder could not be used; search notes name it.
+	EmbedderError error
+	// QueryEmbedTimeout bounds the embedding of one query; default 2 s.
+	QueryEmbedTimeout time.Duration
+	// ProbeInterval is the first wait before an unreachable embedder is
+	// tried again; it doubles up to two minutes. Default 5 s.
+	ProbeInterval time.Duration
 	// Logger receives diagnostics; nil uses slog.Default().
 	Logger *slog.Logger
 }
@@ -43,6 +52,12 @@ func (o Options) withDefaults() Options {
 	}
 	if o.Candidates <= 0 {
 		o.Candidates = DefaultCandidates
+	}
+	if o.QueryEmbedTimeout <= 0 {
+		o.QueryEmbedTimeout = DefaultQueryEmbedTimeout
+	}
+	if o.ProbeInterval <= 0 {
+		o.ProbeInterval = DefaultProbeInterval
 	}
 	if o.Logger == nil {
 		o.Logger = slog.Default()

@@ -91,10 +91,7 @@ func readPDF(src *guardedReader, size int64) (title, text string, err error) {
 		if err := checkPageStreams(page); err != nil {
 			return "", "", fmt.Errorf("pdf: page %d: %w", i+1, err)
 		}
-		s, err := page.GetPlainText(nil) // each page's own fonts: names repeat across pages
-		if err != nil {
-			return "", "", fmt.Errorf("pdf: page %d: %w", i+1, err)
-		}
+		s := pageLayoutText(page) // each page's own fonts: names repeat across pages
 		if s = strings.TrimSpace(s); s != "" {
 			b.WriteString(s)
 			b.WriteString("\n\n")

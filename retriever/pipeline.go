@@ -2,6 +2,7 @@ package retriever
 
 import (
 	"context"
+	"os"
 	"sync"
 )
 
@@ -10,6 +11,8 @@ type job struct {
 	path string
 	size int64
 	doc  *Document
+	root *os.Root // files: the folder the file is read from, confined
+	rel  string   // files: the path inside root
 }
 
 // outcome is what a worker made of a job: a document ready to commit, or
@@ -85,7 +88,7 @@ func (c *committer) add(o outcome) error {
 	}
 	c.group = append(c.group, *o.prepared)
 	c.chunks += len(o.prepared.chunks)
-	if c.chunks >= bleveBatchChunks || len(c.group) >= bleveBatchChunks {
+	if c.chunks >= c.ix.batchChunks || len(c.group) >= c.ix.batchChunks {
 		c.flush()
 	}
 	return c.err

@@ -5,7 +5,7 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
-	"os"
+	"io/fs"
 	"strconv"
 )
 
@@ -15,15 +15,27 @@ func (ix *Index) prepare(j job, maxBytes int64) outcome {
 	if j.doc != nil {
 		return ix.prepareDocument(*j.doc)
 	}
-	return ix.prepareFile(j.path, maxBytes)
+	return ix.prepareFile(j, maxBytes)
 }
 
-func (ix *Index) prepareFile(path string, maxBytes int64) outcome {
+func (ix *Index) prepareFile(j job, maxBytes int64) outcome {
+	path := j.path
 	if err := skipByName(path); err != nil {
 		return eventOutcome(EventSkipped, path, err.Error())
 	}
-	data, err := os.ReadFile(path)
-	if err != nil {
+	if ix.beforeRead != nil {
+		ix.beforeRead(path)
+	}
+	data, err := readConfined(j.root, j.rel, maxBytes)
+	var skip *skipError
+	switch {
+	case errors.Is(err, errOutsideRoot):
+		return eventOutcome(EventSkipped, path, err.Error())
+	case errors.As(err, &skip):
+		return eventOutcome(EventSkipped, path, skip.reason)
+	case errors.Is(err, fs.ErrNotExist):
+		return eventOutcome(EventSkipped, path, "deleted before it could be read")
+	case err != nil:
 		return eventOutcome(EventFailed, path, fmt.Sprintf("read: %v", err))
 	}
 	if int64(len(data)) > maxBytes {
@@ -34,7 +46,6 @@ func (ix *Index) prepareFile(path string, maxBytes int64) outcome {
 		return eventOutcome(EventUnchanged, path, "")
 	}
 	ex, err := extract(path, data)
-	var skip *skipError
 	if errors.As(err, &skip) {
 		return eventOutcome(EventSkipped, path, skip.reason)
 	}
@@ -68,7 +79,7 @@ func (ix *Index) prepareText(path, hash string, ex extracted, size int64) outcom
 	}
 	return outcome{prepared: &preparedDoc{
 		path:   path,
-		ver:    version{Hash: hash, Title: ex.title, Kind: ex.kind, Bytes: size},
+		ver:    version{Hash: hash, Title: ex.title, Kind: ex.kind, Bytes: size, Tokens: ix.ft.countTokens(ex.title, chunks)},
 		chunks: chunks,
 	}}
 }

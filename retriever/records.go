@@ -26,6 +26,7 @@ type version struct {
 	Kind      string    `json:"kind"`
 	Chunks    int       `json:"chunks"`
 	Bytes     int64     `json:"bytes"`
+	Tokens    int64     `json:"tokens,omitempty"` // analysed tokens over all chunks, for BM25
 	IndexedAt time.Time `json:"indexed_at"`
 }
 

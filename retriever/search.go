@@ -27,6 +27,10 @@ type Query struct {
 	K          int    `json:"k,omitempty"` // default 10, at most 1000
 	Mode       Mode   `json:"mode,omitempty"`
 	PathPrefix string `json:"path_prefix,omitempty"`
+	// Ungrouped lists every chunk on its own. By default the best chunk of
+	// each file comes first and the file's other chunks are folded under
+	// it, so that K counts files.
+	Ungrouped bool `json:"ungrouped,omitempty"`
 }
 
 // Hit is one chunk in a result set.
@@ -39,6 +43,9 @@ type Hit struct {
 	End     int     `json:"end"`
 	Score   float64 `json:"score"`   // BM25, cosine, or RRF score, per the mode
 	Snippet string  `json:"snippet"` // matched terms in **bold**
+	// More holds the file's other matching chunks, best first, when
+	// results are grouped.
+	More []Hit `json:"more,omitempty"`
 }
 
 // Timings break down where a search spent its time.
@@ -65,7 +72,7 @@ const fusionDepth = 100
 // Search runs a query. Only committed versions of documents are returned.
 func (ix *Index) Search(ctx context.Context, q Query) (*Results, error) {
 	start := time.Now()
-	q, err := normalizeQuery(q)
+	q, capNote, err := normalizeQuery(q)
 	if err != nil {
 		return nil, err
 	}
@@ -73,7 +80,11 @@ func (ix *Index) Search(ctx context.Context, q Query) (*Results, error) {
 	if err != nil {
 		return nil, err
 	}
-	s := &searchRun{ix: ix, q: q, view: newVisibility(ix.db), res: &Results{Query: q.Text, Note: note}}
+	want := q.K
+	if !q.Ungrouped {
+		q.K = min(groupDepth*q.K, MaxK)
+	}
+	s := &searchRun{ix: ix, q: q, view: newVisibility(ix.db), res: &Results{Query: q.Text, Note: joinNotes(note, capNote)}}
 	defer s.view.close()
 	var ranked []rankedID
 	switch mode {
@@ -91,27 +102,48 @@ func (ix *Index) Search(ctx context.Context, q Query) (*Results, error) {
 		s.res.Mode = ix.modeLabel(mode)
 	}
 	s.res.Hits = s.hits(ranked)
+	if !q.Ungrouped {
+		s.res.Hits = groupByPath(s.res.Hits, want)
+	}
 	s.res.Timings.TotalMS = msSince(start)
 	return s.res, nil
 }
 
-func normalizeQuery(q Query) (Query, error) {
+// MaxK is the largest number of results one search returns.
+const MaxK = 1000
+
+// normalizeQuery checks q and fills in defaults; the note says when K was
+// lowered to MaxK.
+func normalizeQuery(q Query) (Query, string, error) {
 	q.Text = strings.TrimSpace(q.Text)
 	if q.Text == "" {
-		return q, errors.New("search: empty query")
+		return q, "", errors.New("search: empty query")
 	}
+	var note string
 	switch {
 	case q.K <= 0:
 		q.K = 10
-	case q.K > 1000:
-		q.K = 1000
+	case q.K > MaxK:
+		note = fmt.Sprintf("k = %d lowered to the maximum of %d", q.K, MaxK)
+		q.K = MaxK
 	}
 	switch q.Mode {
 	case ModeAuto, ModeBM25, ModeVector, ModeHybrid:
 	default:
-		return q, fmt.Errorf("search: unknown mode %q (want bm25, vector or hybrid)", q.Mode)
+		return q, "", fmt.Errorf("search: unknown mode %q (want bm25, vector or hybrid)", q.Mode)
 	}
-	return q, nil
+	return q, note, nil
+}
+
+// joinNotes joins the non-empty notes with "; ".
+func joinNotes(notes ...string) string {
+	var parts []string
+	for _, n := range notes {
+		if n != "" {
+			parts = append(parts, n)
+		}
+	}
+	return strings.Join(parts, "; ")
 }
 
 // chooseMode resolves the requested mode against what the index has.
@@ -122,17 +154,32 @@ func (ix *Index) chooseMode(m Mode) (Mode, string, error) {
 		return ModeBM25, "", nil
 	case ix.emb == nil && m == ModeVector:
 		return "", "", ErrNoEmbedder
+	case ix.emb == nil && ix.opts.EmbedderError != nil:
+		return ModeBM25, fmt.Sprintf("embedding endpoint configured but unusable (%v): BM25 only", ix.opts.EmbedderError), nil
 	case ix.emb == nil:
 		return ModeBM25, "no embedding endpoint configured: BM25 only", nil
+	case ix.brk.note() != "" && m == ModeVector:
+		return "", "", fmt.Errorf("vector search: %s", ix.brk.note())
+	case ix.brk.note() != "":
+		return ModeBM25, ix.brk.note(), nil
 	case !hasVectors && m == ModeVector:
-		return "", "", errors.New("vector search: no chunk has a vector yet; run an ingest to compute them")
+		return "", "", fmt.Errorf("vector search: %s", ix.noVectorsReason())
 	case !hasVectors:
-		return ModeBM25, "no chunk has a vector yet (run an ingest to compute them): BM25 only", nil
+		return ModeBM25, ix.noVectorsReason() + ": BM25 only", nil
 	case m == ModeVector:
 		return ModeVector, "", nil
 	default:
 		return ModeHybrid, "", nil
 	}
+}
+
+// noVectorsReason says why no chunk has a vector.
+func (ix *Index) noVectorsReason() string {
+	if ix.replacedEmbedder != "" {
+		return fmt.Sprintf("the embedder changed from %s to %s, so the stored vectors were dropped; "+
+			"the next ingest computes them again", ix.replacedEmbedder, ix.EmbedderName())
+	}
+	return "no chunk has a vector yet (run an ingest to compute them)"
 }
 
 func (ix *Index) modeLabel(m Mode) string {

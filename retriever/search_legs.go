@@ -28,7 +28,7 @@ func (s *searchRun) bm25(ctx context.Context, n int) ([]rankedID, error) {
 	defer func() { s.res.Timings.BM25MS += msSince(start) }()
 	var out []rankedID
 	for from, page := 0, n; len(out) < n; from, page = from+page, page*2 {
-		hits, total, err := s.ix.ft.search(ctx, s.q.Text, s.q.PathPrefix, page, from)
+		hits, total, err := s.ix.ft.search(ctx, s.q.Text, s.q.PathPrefix, page, from, &s.ix.bm25)
 		if err != nil {
 			return nil, err
 		}
@@ -47,15 +47,11 @@ func (s *searchRun) bm25(ctx context.Context, n int) ([]rankedID, error) {
 // vector returns the n chunks closest to the query's embedding.
 func (s *searchRun) vector(ctx context.Context, n int) ([]rankedID, error) {
 	start := time.Now()
-	vecs, err := s.ix.emb.Embed(ctx, []string{s.q.Text}, RoleQuery)
+	q, err := s.ix.brk.embedQuery(ctx, s.q.Text)
 	s.res.Timings.EmbedMS = msSince(start)
 	if err != nil {
 		return nil, fmt.Errorf("embed query: %w", err)
 	}
-	if len(vecs) != 1 {
-		return nil, fmt.Errorf("embed query: %d vectors for one query", len(vecs))
-	}
-	q := vecs[0]
 	normalize(q)
 	start = time.Now()
 	prefix := s.q.PathPrefix
@@ -88,7 +84,9 @@ func (s *searchRun) hybrid(ctx context.Context) ([]rankedID, error) {
 			return nil, err
 		}
 		s.res.Mode = string(ModeBM25)
-		s.res.Note = fmt.Sprintf("embedding endpoint unavailable (%v): BM25 only", err)
+		if s.res.Note = s.ix.brk.note(); s.res.Note == "" {
+			s.res.Note = fmt.Sprintf("embedding endpoint unavailable (%v): BM25 only", err)
+		}
 		return lexical[:min(len(lexical), s.q.K)], nil
 	}
 	fused := fuseRRF(rrfK, lexical, semantic)

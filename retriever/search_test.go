@@ -96,7 +96,7 @@ func TestSearchModes(t *testing.T) {
 		}
 		emb.fail.Store(true)
 		res, err := ix.Search(ctx, Query{Text: "glaciers", Mode: ModeHybrid})
-		if err != nil || res.Mode != "bm25" || !strings.Contains(res.Note, "unavailable") {
+		if err != nil || res.Mode != "bm25" || !strings.Contains(res.Note, "unreachable since") {
 			t.Fatalf("hybrid with the endpoint down: %+v, %v", res, err)
 		}
 	})

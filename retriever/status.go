@@ -52,6 +52,11 @@ func (ix *Index) Status() (Status, error) {
 	}
 	if ix.vec != nil {
 		st.Vectors = ix.vec.size()
+	} else if err := eachKey(ix.db, prefixVector, false, func(string, []byte) error { st.Vectors++; return nil }); err != nil {
+		return st, fmt.Errorf("status: count vectors: %w", err)
+	}
+	if st.Vectors == 0 {
+		st.StoredEmbedder = "" // a stamp with no vector behind it names nothing
 	}
 	st.DiskBytes = diskUsage(ix.dir)
 	return st, nil

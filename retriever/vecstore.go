@@ -23,6 +23,7 @@ func (ix *Index) applyEmbedderStamp() error {
 	}
 	if stored != "" {
 		ix.log.Info("index: embedder changed; vectors will be computed again", "from", stored, "to", want)
+		ix.replacedEmbedder = stored
 		if err := ix.db.DropPrefix([]byte(prefixVector)); err != nil {
 			return fmt.Errorf("drop vectors of %s: %w", stored, err)
 		}
@@ -93,6 +94,10 @@ func (ix *Index) embedMissing(ctx context.Context, t *tally) {
 	if ix.emb == nil {
 		return
 	}
+	if note := ix.brk.note(); note != "" && !ix.brk.retryNow(ctx) {
+		t.report.EmbedError = note + "; the text is indexed and vectors are computed by a later ingest"
+		return
+	}
 	missing, titles, err := ix.chunksWithoutVectors()
 	if err == nil {
 		ix.vec.reserve(len(missing))
@@ -106,6 +111,9 @@ func (ix *Index) embedMissing(ctx context.Context, t *tally) {
 		}
 	}
 	if err != nil {
+		if ctx.Err() == nil && !errors.As(err, new(*DimensionError)) {
+			ix.brk.trip(err)
+		}
 		t.report.EmbedError = err.Error()
 		ix.log.Warn("index: vectors not computed; the text is indexed and the next ingest tries again", "err", err)
 	}

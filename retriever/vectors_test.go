@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"slices"
+	"strings"
 	"testing"
 )
 
@@ -158,6 +159,10 @@ func TestVectorsPersistAndFollowTheEmbedder(t *testing.T) {
 	if ix.vec.size() != 0 {
 		t.Fatalf("vectors of another model kept: %d", ix.vec.size())
 	}
+	res, err := ix.Search(ctx, Query{Text: "anything"})
+	if err != nil || !strings.Contains(res.Note, "embedder changed from hash-a@32 to hash-b@48") {
+		t.Fatalf("search after the model change: %+v, %v", res, err)
+	}
 	rep, err := ix.IngestDocuments(ctx, docs[:1], IngestOptions{})
 	if err != nil || rep.Embedded != 1 {
 		t.Fatalf("re-embedding after a model change: %+v, %v", rep, err)
@@ -202,5 +207,28 @@ func TestSignCodePathThroughSearch(t *testing.T) {
 	got := searchPaths(t, ix, Query{Text: "salamanders regrow limbs", Mode: ModeVector, K: 1})
 	if !slices.Equal(got, []string{"s/1"}) {
 		t.Fatalf("vector search through the prefilter = %v", got)
+	}
+}
+
+func TestStatusCountsStoredVectorsWithoutEmbedder(t *testing.T) {
+	dir := t.TempDir()
+	emb := &hashEmbedder{model: "hash", dims: 16}
+	ix, err := Open(dir, Options{Embedder: emb})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := ix.IngestDocuments(context.Background(), []Document{{Path: "v/1", Text: "Newts swim."}}, IngestOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	if err := ix.Close(); err != nil {
+		t.Fatal(err)
+	}
+	st, err := openIndexAt(t, dir, Options{}).Status()
+	if err != nil || st.Vectors != 1 || st.StoredEmbedder != "hash@16" {
+		t.Fatalf("status without the embedder: %+v, %v", st, err)
+	}
+	empty, err := openIndex(t, Options{Embedder: emb}).Status()
+	if err != nil || empty.Vectors != 0 || empty.StoredEmbedder != "" {
+		t.Fatalf("status of an index with no vectors: %+v, %v", empty, err)
 	}
 }

@@ -10,9 +10,11 @@ import (
 	"strings"
 )
 
-// fileEntry is one file found by a walk.
+// fileEntry is one file found by a walk: path as found, and rel, its
+// path inside the walk's confining folder, by which it is read.
 type fileEntry struct {
 	path string
+	rel  string
 	size int64
 }
 
@@ -20,6 +22,7 @@ type fileEntry struct {
 // configured excludes and the size cap.
 type walker struct {
 	root     string
+	confine  string // the resolved folder every file must lie in
 	exclude  *ignoreList
 	maxBytes int64
 	lists    map[string]*ignoreList // .gitignore per folder, relative to root
@@ -36,15 +39,18 @@ func newWalker(root string, exclude []string, maxBytes int64) *walker {
 	}
 }
 
-// walk fills w.files and w.skipped. A root that is a file is taken as is.
+// walk fills w.files and w.skipped. A root that is a file is taken as is,
+// confined to the folder it resolves into.
 func (w *walker) walk(ctx context.Context) error {
 	st, err := os.Stat(w.root)
 	if err != nil {
 		return fmt.Errorf("walk %s: %w", w.root, err)
 	}
 	if !st.IsDir() {
-		w.consider(w.root, st)
-		return nil
+		return w.walkFile()
+	}
+	if w.confine, err = filepath.EvalSymlinks(w.root); err != nil {
+		return fmt.Errorf("walk %s: %w", w.root, err)
 	}
 	return filepath.WalkDir(w.root, func(path string, d fs.DirEntry, err error) error {
 		if ctxErr := ctx.Err(); ctxErr != nil {
@@ -61,6 +67,26 @@ func (w *walker) walk(ctx context.Context) error {
 	})
 }
 
+// walkFile takes a root that is a file: it is confined to its folder, so
+// a symlink given as the root is followed only within that folder.
+func (w *walker) walkFile() error {
+	dir, err := filepath.EvalSymlinks(filepath.Dir(w.root))
+	if err != nil {
+		return fmt.Errorf("walk %s: %w", w.root, err)
+	}
+	w.confine = dir
+	base := filepath.Base(w.root)
+	st, err := os.Lstat(w.root)
+	if err != nil {
+		return fmt.Errorf("walk %s: %w", w.root, err)
+	}
+	if st.Mode()&fs.ModeSymlink != 0 {
+		return w.visitLink(w.root, base)
+	}
+	w.consider(w.root, base, st)
+	return nil
+}
+
 func (w *walker) visit(path string, d fs.DirEntry) error {
 	rel := w.rel(path)
 	if d.IsDir() {
@@ -73,7 +99,33 @@ func (w *walker) visit(path string, d fs.DirEntry) error {
 	if w.excluded(rel, false) {
 		return nil
 	}
-	st, err := os.Stat(path) // follows symlinks
+	if d.Type()&fs.ModeSymlink != 0 {
+		return w.visitLink(path, filepath.FromSlash(rel))
+	}
+	st, err := d.Info()
+	if err != nil {
+		w.skip(path, EventFailed, err.Error())
+		return nil
+	}
+	w.consider(path, filepath.FromSlash(rel), st)
+	return nil
+}
+
+// visitLink takes a symlinked file only when it resolves inside the root.
+// Reading checks again (see openConfined), so a link changed after the
+// walk cannot lead outside either.
+func (w *walker) visitLink(path, rel string) error {
+	target, err := filepath.EvalSymlinks(path)
+	if err != nil {
+		w.skip(path, EventSkipped, fmt.Sprintf("broken symlink: %v", err))
+		return nil
+	}
+	inside, err := filepath.Rel(w.confine, target)
+	if err != nil || !filepath.IsLocal(inside) {
+		w.skip(path, EventSkipped, fmt.Sprintf("symlink to %s, outside the indexed folder: not followed", target))
+		return nil
+	}
+	st, err := os.Stat(target)
 	if err != nil {
 		w.skip(path, EventFailed, err.Error())
 		return nil
@@ -82,19 +134,19 @@ func (w *walker) visit(path string, d fs.DirEntry) error {
 		w.skip(path, EventSkipped, "symlink to a folder: not followed")
 		return nil
 	}
-	w.consider(path, st)
+	w.consider(path, rel, st)
 	return nil
 }
 
 // consider records a file, or why it is skipped.
-func (w *walker) consider(path string, st fs.FileInfo) {
+func (w *walker) consider(path, rel string, st fs.FileInfo) {
 	switch {
 	case !st.Mode().IsRegular():
 		w.skip(path, EventSkipped, "not a regular file")
 	case st.Size() > w.maxBytes:
 		w.skip(path, EventSkipped, fmt.Sprintf("%s, over the %s size cap", humanBytes(st.Size()), humanBytes(w.maxBytes)))
 	default:
-		w.files = append(w.files, fileEntry{path: path, size: st.Size()})
+		w.files = append(w.files, fileEntry{path: path, rel: rel, size: st.Size()})
 	}
 }
 

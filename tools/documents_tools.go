@@ -20,11 +20,13 @@ func searchDocumentsTool() mcpgo.Tool {
 			"nothing leaves it). Returns the best matching passages with their file path, byte offsets and a "+
 			"snippet with the matched words in **bold**."),
 		mcpgo.WithString("query", mcpgo.Required(), mcpgo.Description("keywords or a short question")),
-		mcpgo.WithNumber("k", mcpgo.Description(fmt.Sprintf("number of passages, 1 to %d (default 8)", maxSearchK)),
+		mcpgo.WithNumber("k", mcpgo.Description(fmt.Sprintf("number of files (passages with ungrouped), 1 to %d (default 8)", maxSearchK)),
 			mcpgo.Min(1), mcpgo.Max(maxSearchK)),
 		mcpgo.WithString("mode", mcpgo.Enum("bm25", "vector", "hybrid"),
 			mcpgo.Description("ranking: bm25 (keywords), vector or hybrid (need an embedding endpoint); default: hybrid when available, else bm25")),
 		mcpgo.WithString("path_prefix", mcpgo.Description("only documents whose path starts with this")),
+		mcpgo.WithBoolean("ungrouped", mcpgo.Description("list every matching passage on its own; by default each file appears once, "+
+			"its best passage first and its other matches under \"more\"")),
 		mcpgo.WithReadOnlyHintAnnotation(true),
 		mcpgo.WithOpenWorldHintAnnotation(false),
 	)
@@ -46,6 +48,7 @@ func (d *Documents) handleSearch(ctx context.Context, req mcpgo.CallToolRequest)
 		K:          req.GetInt("k", 8),
 		Mode:       retriever.Mode(req.GetString("mode", "")),
 		PathPrefix: req.GetString("path_prefix", ""),
+		Ungrouped:  req.GetBool("ungrouped", false),
 	}
 	ix, err := d.acquire(ctx)
 	if err != nil {

@@ -123,7 +123,7 @@ func runQueries(ctx context.Context, ix *retriever.Index, queries map[string]str
 			return fmt.Errorf("query %s is judged but missing from queries.jsonl", qid)
 		}
 		start := time.Now()
-		res, err := ix.Search(ctx, retriever.Query{Text: text, K: 100, Mode: mode})
+		res, err := ix.Search(ctx, retriever.Query{Text: text, K: 100, Mode: mode, Ungrouped: true})
 		if err != nil {
 			return fmt.Errorf("query %s: %w", qid, err)
 		}

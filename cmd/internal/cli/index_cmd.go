@@ -40,7 +40,7 @@ and documents.exclude, skipping binaries and files over documents.maxFileBytes.
 Unchanged files (same content hash) are skipped, changed ones re-indexed, and
 files gone from a folder removed. Without PATH it refreshes documents.roots
 and every path added before. A file that cannot be read or parsed is reported
-and the rest goes on.`,
+and the rest goes on; the exit status is then 1.`,
 		Example: "  toolhub index add ~/notes ~/papers\n  toolhub index add",
 		RunE: func(cmd *cobra.Command, args []string) error {
 			for _, p := range args {
@@ -72,6 +72,9 @@ and the rest goes on.`,
 				}
 			} else {
 				printIngestReport(g.stdio.Out, rep)
+			}
+			if err == nil && rep.Failed > 0 {
+				return &exitError{code: exitToolError, err: fmt.Errorf("%d files could not be indexed (listed above)", rep.Failed)}
 			}
 			return err
 		},
@@ -192,11 +195,13 @@ func printStatus(w io.Writer, st retriever.Status) {
 	switch {
 	case st.Embedder == "":
 		fmt.Fprintln(w, "embedder:   none (search is BM25 only)")
+	case st.Vectors == 0:
+		fmt.Fprintf(w, "embedder:   %s configured, but no chunk has a vector yet (search is BM25 only until `index add` computes them)\n", st.Embedder)
 	default:
 		fmt.Fprintf(w, "embedder:   %s\n", st.Embedder)
 	}
 	if st.StoredEmbedder != "" {
-		fmt.Fprintf(w, "vectors:    from %s\n", st.StoredEmbedder)
+		fmt.Fprintf(w, "vectors:    %d from %s\n", st.Vectors, st.StoredEmbedder)
 	}
 	fmt.Fprintf(w, "roots:      %s\n", orNone(strings.Join(st.Roots, ", ")))
 }

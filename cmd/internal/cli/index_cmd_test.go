@@ -148,3 +148,14 @@ func TestIndexDir(t *testing.T) {
 		})
 	}
 }
+
+func TestIndexAddExitsNonZeroWhenFilesFail(t *testing.T) {
+	src := t.TempDir()
+	writeFile(t, filepath.Join(src, "good.txt"), "Seals swim.")
+	writeFile(t, filepath.Join(src, "broken.pdf"), "%PDF-1.4 not really a pdf")
+	cfg := docsConfig(t, fmt.Sprintf(`{"dir": %q}`, t.TempDir()))
+	code, out, errOut := runSub(t, newIndexCommand, cfg, "add", src)
+	if code != exitToolError || !strings.Contains(out, "failed 1") || !strings.Contains(errOut, "1 files could not be indexed") {
+		t.Fatalf("add: exit %d\n%s%s", code, out, errOut)
+	}
+}

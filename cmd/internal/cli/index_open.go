@@ -32,13 +32,14 @@ func (g *globals) openIndex(ctx context.Context, docs config.Documents, withEmbe
 		return nil, err
 	}
 	var emb retriever.Embedder
+	var embErr error
 	if withEmbedder && docs.Embedder != nil {
-		if emb, err = newEmbedder(ctx, docs.Embedder); err != nil {
-			g.logger().Warn("embedding endpoint unusable: BM25 only", "err", err)
+		if emb, embErr = newEmbedder(ctx, docs.Embedder); embErr != nil {
+			g.logger().Warn("embedding endpoint unusable: BM25 only", "err", embErr)
 			emb = nil
 		}
 	}
-	ix, err := retriever.Open(dir, retriever.Options{Embedder: emb, Logger: g.logger()})
+	ix, err := retriever.Open(dir, retriever.Options{Embedder: emb, EmbedderError: embErr, Logger: g.logger()})
 	if errors.Is(err, retriever.ErrInUse) {
 		return nil, fmt.Errorf("%w: stop `toolhub serve` (or the desktop app) first, or point --config at another documents.dir", err)
 	}
@@ -69,9 +70,12 @@ func newEmbedder(ctx context.Context, e *config.Embedder) (retriever.Embedder, e
 		cfg.APIKey = os.Getenv(e.APIKeyEnv)
 	}
 	if cfg.Dimensions == 0 {
-		probeCtx, cancel := context.WithTimeout(ctx, 30*time.Second)
+		// One quick attempt: a down endpoint must not stall every command.
+		probeCtx, cancel := context.WithTimeout(ctx, 5*time.Second)
 		defer cancel()
-		dims, err := retriever.DetectDimensions(probeCtx, cfg)
+		probe := cfg
+		probe.MaxRetries, probe.Backoff, probe.Timeout = 1, 200*time.Millisecond, 4*time.Second
+		dims, err := retriever.DetectDimensions(probeCtx, probe)
 		if err != nil {
 			return nil, err
 		}

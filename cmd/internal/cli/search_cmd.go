@@ -61,6 +61,7 @@ says which mode answered, and why when it fell back.`,
 	f.IntVar(&q.K, "k", 10, "number of results")
 	f.StringVar(&mode, "mode", "", "bm25, vector or hybrid (default: hybrid when vectors exist, else bm25)")
 	f.StringVar(&q.PathPrefix, "path-prefix", "", "only documents whose path starts with this (a relative path that exists is made absolute)")
+	f.BoolVar(&q.Ungrouped, "ungrouped", false, "list every matching chunk on its own (default: the best chunk per file, with the file's other matches folded under it)")
 	f.BoolVar(&asJSON, "json", false, "print JSON")
 	return cmd
 }
@@ -76,5 +77,8 @@ func printResults(w io.Writer, res *retriever.Results) {
 			where += " › " + h.Heading
 		}
 		fmt.Fprintf(w, "\n%d. %s  (score %.4g, bytes %d–%d)\n   %s\n", i+1, where, h.Score, h.Start, h.End, h.Snippet)
+		if len(h.More) > 0 {
+			fmt.Fprintf(w, "   (+%d more matching passages in this file)\n", len(h.More))
+		}
 	}
 }

@@ -105,7 +105,7 @@ func TestSearchCommandHybrid(t *testing.T) {
 		t.Errorf("results: %+v", res)
 	}
 	code, out, _ = runSub(t, newIndexCommand, cfg, "status")
-	if code != 0 || !strings.Contains(out, "embedder:   words (dimensions from the endpoint)") || !strings.Contains(out, "vectors:    from words@32") {
+	if code != 0 || !strings.Contains(out, "embedder:   words (dimensions from the endpoint)") || !strings.Contains(out, "vectors:    2 from words@32") {
 		t.Errorf("status:\n%s", out)
 	}
 }
