@@ -7,6 +7,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/toolhub/toolhub/cmd/internal/daemon"
 	"github.com/toolhub/toolhub/config"
 	"github.com/toolhub/toolhub/retriever"
 	"github.com/toolhub/toolhub/retriever/beir"
@@ -76,7 +77,7 @@ vector query latency p50/p99, resident memory (VmRSS/VmHWM) and disk use.`,
 func (g *globals) benchDataset(cmd *cobra.Command, f benchRetrievalFlags) error {
 	cfg := beir.RunConfig{Dataset: f.dataset, Split: f.split, Mode: retriever.Mode(f.mode)}
 	if f.embedURL != "" {
-		emb, err := newEmbedder(cmd.Context(), &config.Embedder{URL: f.embedURL, Model: f.embedModel, Dimensions: f.dims, APIKeyEnv: f.apiKeyEnv})
+		emb, err := daemon.NewEmbedder(cmd.Context(), &config.Embedder{URL: f.embedURL, Model: f.embedModel, Dimensions: f.dims, APIKeyEnv: f.apiKeyEnv})
 		if err != nil {
 			return fmt.Errorf("embedder: %w", err)
 		}

@@ -72,7 +72,7 @@ func run(ctx context.Context, f flags, log *slog.Logger) error {
 	}
 	runs := filepath.Join(data, "runs")
 	d, err := daemon.New(daemon.Options{Config: cfg, Logger: log, RunLogDir: runs,
-		OpenIndex: indexOpener(cfg.Documents, data, log), WatchPreferences: true})
+		OpenIndex: indexOpener(cfg.Documents, log), WatchPreferences: true})
 	if err != nil {
 		return err
 	}
