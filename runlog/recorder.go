@@ -14,7 +14,7 @@ import (
 // Opening is retried for a while: another toolhub process (the desktop, a
 // second hub, `toolhub runs`) may hold the log for a moment.
 const (
-	openRetries    = 20
+	openRetries    = 100
 	openRetryPause = 50 * time.Millisecond
 )
 
@@ -36,8 +36,9 @@ func OpenWithRetry(dir string) (*RunLog, error) {
 
 // RecorderOptions tune a Recorder. The zero value is usable.
 type RecorderOptions struct {
-	// IdleClose closes the log this long after the last write (default
-	// 30 s), so other toolhub processes can open it in between.
+	// IdleClose closes the log this long after the last use (default
+	// 500 ms): a burst of runs is written with one open, and other toolhub
+	// processes (`toolhub runs`, a second hub) get in between bursts.
 	IdleClose time.Duration
 	Logger    *slog.Logger
 }
@@ -51,6 +52,7 @@ type Recorder struct {
 	sub  *events.Subscription
 	opts RecorderOptions
 	done chan struct{}
+	used chan struct{} // View opened or used the log: restart the idle timer
 
 	mu  sync.Mutex
 	log *RunLog // nil while closed
@@ -61,12 +63,12 @@ type Recorder struct {
 // it after storing every run already finished.
 func NewRecorder(dir string, bus *events.Bus, opts RecorderOptions) *Recorder {
 	if opts.IdleClose <= 0 {
-		opts.IdleClose = 30 * time.Second
+		opts.IdleClose = 500 * time.Millisecond
 	}
 	if opts.Logger == nil {
 		opts.Logger = slog.Default()
 	}
-	r := &Recorder{dir: dir, bus: bus, opts: opts, done: make(chan struct{}),
+	r := &Recorder{dir: dir, bus: bus, opts: opts, done: make(chan struct{}), used: make(chan struct{}, 1),
 		sub: bus.Subscribe(events.Filter{Mask: events.RunFinished, Buffer: 1024})}
 	go r.loop()
 	return r
@@ -88,6 +90,8 @@ func (r *Recorder) loop() {
 				r.store(run)
 				idle.Reset(r.opts.IdleClose)
 			}
+		case <-r.used:
+			idle.Reset(r.opts.IdleClose)
 		case <-idle.C:
 			r.closeLog()
 		}
@@ -124,6 +128,10 @@ func (r *Recorder) View(fn func(*RunLog) error) error {
 			return err
 		}
 		r.log = log
+	}
+	select {
+	case r.used <- struct{}{}:
+	default: // a restart is already pending
 	}
 	return fn(r.log)
 }
