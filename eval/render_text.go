@@ -49,7 +49,7 @@ func (r *Report) WriteText(w io.Writer) error {
 	if err := r.writeToolUse(w); err != nil {
 		return err
 	}
-	r.writeSweep(w, label, factor)
+	r.writeSweep(w, label)
 	for _, n := range r.Notes {
 		fmt.Fprintf(w, "note: %s\n", n)
 	}
@@ -84,7 +84,7 @@ func (r *Report) writeToolUse(w io.Writer) error {
 	return tw.Flush()
 }
 
-func (r *Report) writeSweep(w io.Writer, label string, factor float64) {
+func (r *Report) writeSweep(w io.Writer, label string) {
 	fmt.Fprintln(w)
 	for _, s := range r.Sweeps {
 		writeSweepSummary(w, r, s, label)

@@ -49,7 +49,7 @@ func faultyServerPath(t testing.TB) string {
 		faultyBuild.path = filepath.Join(faultyBuild.dir, "faultyserver")
 		cmd := exec.Command("go", "build", "-o", faultyBuild.path, "./testdata/faultyserver")
 		if out, err := cmd.CombinedOutput(); err != nil {
-			faultyBuild.err = fmt.Errorf("go build faultyserver: %v\n%s", err, out)
+			faultyBuild.err = fmt.Errorf("go build faultyserver: %w\n%s", err, out)
 		}
 	})
 	if faultyBuild.err != nil {

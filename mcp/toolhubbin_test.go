@@ -45,7 +45,7 @@ func runInspector(t *testing.T, args ...string) (string, error) {
 	cmd.Stderr = &stderr
 	out, err := cmd.Output()
 	if err != nil {
-		return string(out), fmt.Errorf("%v: %s", err, stderr.String())
+		return string(out), fmt.Errorf("%w: %s", err, stderr.String())
 	}
 	return string(out), nil
 }

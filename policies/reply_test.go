@@ -1,6 +1,7 @@
 package policies
 
 import (
+	"errors"
 	"encoding/json"
 	"strings"
 	"testing"
@@ -216,7 +217,7 @@ func TestArgumentsEncodeAsString(t *testing.T) {
 }
 
 func TestEmptyChoices(t *testing.T) {
-	if _, err := (ChatResponse{}).FirstChoice(); err != ErrNoChoices {
+	if _, err := (ChatResponse{}).FirstChoice(); !errors.Is(err, ErrNoChoices) {
 		t.Errorf("err = %v", err)
 	}
 }

@@ -122,7 +122,7 @@ func (e *OpenAIEmbedder) embedBatch(ctx context.Context, inputs []string) ([][]f
 	for attempt := 0; attempt <= e.cfg.MaxRetries; attempt++ {
 		if attempt > 0 {
 			if err := sleepCtx(ctx, e.backoff(attempt, lastErr)); err != nil {
-				return nil, fmt.Errorf("embedder %s: %w (last error: %v)", e.cfg.Model, err, lastErr)
+				return nil, fmt.Errorf("embedder %s: %w (last error: %w)", e.cfg.Model, err, lastErr)
 			}
 		}
 		vecs, err := e.post(ctx, body, len(inputs))

@@ -130,7 +130,7 @@ func TestStdoutFramerLargeLineInSmallReads(t *testing.T) {
 		End:       func() {},
 	})
 	out, err := readMessages(f)
-	if err != io.EOF || string(out) != line+"\n" {
+	if !errors.Is(err, io.EOF) || string(out) != line+"\n" {
 		t.Fatalf("got %d bytes, %v", len(out), err)
 	}
 }
