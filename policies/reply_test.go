@@ -1,8 +1,8 @@
 package policies
 
 import (
-	"errors"
 	"encoding/json"
+	"errors"
 	"strings"
 	"testing"
 )
