@@ -8,7 +8,7 @@ import (
 )
 
 // TestRunEpisodeReport runs the benchmark small and logs the figures (go
-// test -v -run RunEpisodeReport ./cmd/internal/bench/).
+// test -v -run RunEpisodeReport ./bench/).
 func TestRunEpisodeReport(t *testing.T) {
 	for _, mode := range []conductor.Mode{conductor.ModeResearch, conductor.ModeTools} {
 		rep, err := RunEpisode(context.Background(), EpisodeOptions{Episodes: 3, Turns: 10, Mode: mode})

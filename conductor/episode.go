@@ -102,10 +102,6 @@ type Task struct {
 	// when it talks to the orchestrator. Advice only: Guard, BudgetUSD,
 	// Deadline and MaxTurns are what the hub enforces.
 	Preference string
-	// OnStep, when set, hears of every step as it is recorded (after the
-	// event bus). It runs on the goroutine that made the call and must
-	// return quickly.
-	OnStep func(Step)
 }
 
 // episode is the mutable part of one run, shared by State's methods.
@@ -115,7 +111,6 @@ type episode struct {
 	budget float64 // USD; 0 = none
 	// deadline is the task's, for the run's error text.
 	deadline time.Duration
-	onStep   func(Step)
 	mu       sync.Mutex
 	run      *Run
 	turn     int
@@ -128,9 +123,6 @@ func (ep *episode) record(s Step) {
 	s = ep.run.Add(s)
 	ep.mu.Unlock()
 	ep.bus.Publish(events.RunStep, ep.run.ID, s)
-	if ep.onStep != nil {
-		ep.onStep(s)
-	}
 }
 
 // errDeadline is the cause of a context ended by the task's deadline.
@@ -151,7 +143,7 @@ func (e *Episodes) Run(ctx context.Context, task Task, policy Policy) (*Run, err
 	if run.Mode == "" {
 		run.Mode = ModeResearch
 	}
-	ep := &episode{Episodes: e, run: run, guard: combineGuards(e.guard, task.Guard), onStep: task.OnStep,
+	ep := &episode{Episodes: e, run: run, guard: combineGuards(e.guard, task.Guard),
 		budget: task.BudgetUSD, deadline: task.Deadline}
 	st := e.newState(ep, task)
 	e.bus.Publish(events.RunStarted, run.ID, run.clone())

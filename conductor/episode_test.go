@@ -153,14 +153,10 @@ func TestEpisodeAccountsToolsAndModels(t *testing.T) {
 			t.Errorf("call failed: %+v", o)
 		}
 	}}
-	var heard []Step
-	task := Task{Text: "t", PolicyName: "script", OnStep: func(s Step) { heard = append(heard, s) }}
+	task := Task{Text: "t", PolicyName: "script"}
 	run, err := eps.Run(context.Background(), task, policy)
 	if err != nil {
 		t.Fatal(err)
-	}
-	if len(heard) != len(run.Steps) || heard[0].Tool != "srv__go" || heard[len(heard)-1].Kind != StepAnswer {
-		t.Fatalf("OnStep heard %d steps, the run has %d", len(heard), len(run.Steps))
 	}
 	want := 0.5 + 12*1/1e6 + 3*2/1e6
 	if run.Status != RunAnswered || run.Totals.USD != want || run.Totals.Turns != 2 {
@@ -171,8 +167,15 @@ func TestEpisodeAccountsToolsAndModels(t *testing.T) {
 	}
 	sub.Cancel()
 	n := 0
-	for range sub.C() {
+	var heard []Step
+	for e := range sub.C() {
 		n++
+		if st, ok := e.Data.(Step); ok {
+			heard = append(heard, st)
+		}
+	}
+	if len(heard) != len(run.Steps) || heard[0].Tool != "srv__go" || heard[len(heard)-1].Kind != StepAnswer {
+		t.Fatalf("the bus carried %d steps, the run has %d", len(heard), len(run.Steps))
 	}
 	if n != len(run.Steps)+2 || sub.Dropped() != 0 {
 		t.Fatalf("%d events (%d dropped) for %d steps", n, sub.Dropped(), len(run.Steps))
