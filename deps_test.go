@@ -25,7 +25,7 @@ var allowedImports = map[string][]string{
 	"internal/mcpwire":                         {},
 	"internal/proc":                            {},
 	"internal/release":                         {},
-	"service":                                  {},
+	"service":                                  {"internal/fsutil"},
 	"cmd/internal/buildinfo":                   {},
 	"internal/queuemark":                       {},
 	"internal/fsutil":                          {},
