@@ -92,8 +92,8 @@ func denyRemote() Guard {
 
 func TestGuardHidesAndRefuses(t *testing.T) {
 	tools := newFakeTools(hub.ServerMeta{Name: "web", Locality: hub.LocalityRemote, CostPerCall: 0.01}, "fetch")
-	f := &fakeChat{body: replyWithUsage}
-	models, err := llm.NewModels([]llm.ModelEndpoint{{Name: "cloud", BaseURL: startFakeChat(t, f), ModelID: "x", Locality: hub.LocalityRemote}}, llm.ModelOptions{})
+	chat := startChat(t)
+	models, err := llm.NewModels([]llm.ModelEndpoint{{Name: "cloud", BaseURL: chat.URL() + "/v1", ModelID: "x", Locality: hub.LocalityRemote}}, llm.ModelOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -119,8 +119,8 @@ func TestGuardHidesAndRefuses(t *testing.T) {
 	if offeredTools != 0 || offeredModels != 0 {
 		t.Fatalf("offered %d tools and %d models", offeredTools, offeredModels)
 	}
-	if len(tools.called) != 0 || len(f.bodies) != 0 {
-		t.Fatalf("refused calls reached the tool (%v) or the model (%d)", tools.called, len(f.bodies))
+	if len(tools.called) != 0 || len(chat.Requests()) != 0 {
+		t.Fatalf("refused calls reached the tool (%v) or the model (%d)", tools.called, len(chat.Requests()))
 	}
 	for _, s := range run.Steps[:2] {
 		if !strings.Contains(s.Error, "are off") {
@@ -134,8 +134,8 @@ func TestGuardHidesAndRefuses(t *testing.T) {
 
 func TestEpisodeAccountsToolsAndModels(t *testing.T) {
 	tools := newFakeTools(hub.ServerMeta{Name: "srv", Locality: hub.LocalityLocal, CostPerCall: 0.5}, "go")
-	f := &fakeChat{body: replyWithUsage}
-	models, err := llm.NewModels([]llm.ModelEndpoint{{Name: "loc", BaseURL: startFakeChat(t, f), ModelID: "x", Locality: hub.LocalityLocal, PriceIn: 1, PriceOut: 2}}, llm.ModelOptions{})
+	chat := startChat(t)
+	models, err := llm.NewModels([]llm.ModelEndpoint{{Name: "loc", BaseURL: chat.URL() + "/v1", ModelID: "x", Locality: hub.LocalityLocal, PriceIn: 1, PriceOut: 2}}, llm.ModelOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -200,8 +200,8 @@ func (roleGuard) ModelRoles(m llm.ModelInfo) []string {
 
 func TestTaskGuardNarrowsAndRolesAreChecked(t *testing.T) {
 	tools := newFakeTools(hub.ServerMeta{Name: "srv", Locality: hub.LocalityLocal}, "a", "b")
-	f := &fakeChat{body: replyWithUsage}
-	models, err := llm.NewModels([]llm.ModelEndpoint{{Name: "cloud", BaseURL: startFakeChat(t, f), ModelID: "x",
+	chat := startChat(t)
+	models, err := llm.NewModels([]llm.ModelEndpoint{{Name: "cloud", BaseURL: chat.URL() + "/v1", ModelID: "x",
 		Locality: hub.LocalityRemote, Roles: []string{"search", "answer"}}}, llm.ModelOptions{})
 	if err != nil {
 		t.Fatal(err)
@@ -231,8 +231,8 @@ func TestTaskGuardNarrowsAndRolesAreChecked(t *testing.T) {
 	if len(heard) != 3 || heard[0].Err == nil || heard[1].Err == nil || heard[2].Failed() {
 		t.Fatalf("outcomes %+v: want the tool and the removed role refused, the search request answered", heard)
 	}
-	if len(f.bodies) != 1 || len(tools.called) != 0 {
-		t.Fatalf("%d model requests and tool calls %v, want only the search request", len(f.bodies), tools.called)
+	if len(chat.Requests()) != 1 || len(tools.called) != 0 {
+		t.Fatalf("%d model requests and tool calls %v, want only the search request", len(chat.Requests()), tools.called)
 	}
 }
 
