@@ -70,9 +70,6 @@ func NewEngine(eps *Episodes, planner Planner, opts EngineOptions) (*Engine, err
 	return &Engine{eps: eps, planner: planner, opts: opts}, nil
 }
 
-// Episodes is the runner the engine drives.
-func (e *Engine) Episodes() *Episodes { return e.eps }
-
 // Run runs one episode for req: it waits briefly for servers still
 // connecting, plans the task and the policy, and runs it. Every step is
 // published on the bus as it is recorded (the run log, MCP progress and the

@@ -66,9 +66,6 @@ func NewEpisodes(cfg EpisodesConfig) (*Episodes, error) {
 	return e, nil
 }
 
-// Bus returns the event bus (nil when none is set).
-func (e *Episodes) Bus() *events.Bus { return e.bus }
-
 // Models returns the model registry.
 func (e *Episodes) Models() *llm.Models { return e.models }
 
