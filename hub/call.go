@@ -109,7 +109,7 @@ func (h *Hub) WaitTool(ctx context.Context, name string) (bool, error) {
 func (h *Hub) settled() bool {
 	for _, st := range h.Servers() {
 		switch st.State {
-		case StateReady, StateFailed, StateStopped, StateDisabled:
+		case StateReady, StateFailed, StateStopped, StateDisabled, StateLocalOnly:
 		default:
 			return false
 		}

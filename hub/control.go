@@ -3,6 +3,8 @@ package hub
 import (
 	"context"
 	"fmt"
+
+	"github.com/toolhub/toolhub/events"
 )
 
 // UnknownServerError reports a server name the hub does not run.
@@ -58,6 +60,7 @@ func (h *Hub) stopServer(ctx context.Context, name string, disable bool) error {
 	h.catalog.RemoveServer(name)
 	h.extras.remove(name)
 	h.signal()
+	h.publishStatus(name)
 	return nil
 }
 
@@ -78,8 +81,20 @@ func (h *Hub) startServer(ctx context.Context, name string) error {
 		return nil
 	}
 	m.disabled = false
-	h.startLocked(context.WithoutCancel(ctx), m)
+	if !h.heldLocked(m) {
+		h.startLocked(context.WithoutCancel(ctx), m)
+	}
 	h.mu.Unlock()
 	h.signal()
+	h.publishStatus(name)
 	return nil
+}
+
+// publishStatus announces name's current status after a stop or start.
+func (h *Hub) publishStatus(name string) {
+	for _, st := range h.Servers() {
+		if st.Name == name {
+			h.publish(events.ServerChanged, name, st)
+		}
+	}
 }

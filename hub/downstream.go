@@ -9,6 +9,7 @@ import (
 	mcpgo "github.com/mark3labs/mcp-go/mcp"
 
 	"github.com/toolhub/toolhub/internal/mcpwire"
+	"github.com/toolhub/toolhub/internal/supervise"
 )
 
 // stderrTailBytes is how much of a stdio child's stderr a status carries.
@@ -52,7 +53,7 @@ func (o downstreamOptions) withDefaults() downstreamOptions {
 	if o.Logger == nil {
 		o.Logger = slog.Default()
 	}
-	o.Restart = o.Restart.withDefaults()
+	o.Restart = o.Restart.WithDefaults()
 	o.ConnectTimeout = orDefault(o.ConnectTimeout, 30*time.Second)
 	o.CallTimeout = orDefault(o.CallTimeout, 60*time.Second)
 	o.StopGrace = orDefault(o.StopGrace, 3*time.Second)
@@ -81,7 +82,7 @@ type downstream struct {
 	opts     downstreamOptions
 	log      *slog.Logger
 	stderr   *mcpwire.Tail
-	failures *failureLog
+	failures *supervise.FailureLog
 	disabled map[string]bool
 	calls    activeCalls // calls in flight, for the server's own requests
 
@@ -106,7 +107,7 @@ func newDownstream(spec ServerSpec, opts downstreamOptions) *downstream {
 		opts:     opts,
 		log:      opts.Logger,
 		stderr:   mcpwire.NewTail(stderrTailBytes),
-		failures: newFailureLog(opts.Restart),
+		failures: supervise.NewFailureLog(opts.Restart),
 		disabled: disabled,
 		stopped:  make(chan struct{}),
 		status: ServerStatus{

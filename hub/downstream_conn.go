@@ -11,6 +11,8 @@ import (
 	mcpclient "github.com/mark3labs/mcp-go/client"
 	transport "github.com/mark3labs/mcp-go/client/transport"
 	mcpgo "github.com/mark3labs/mcp-go/mcp"
+
+	"github.com/toolhub/toolhub/internal/proc"
 )
 
 // cancelNotifyTimeout bounds sending one notifications/cancelled.
@@ -25,7 +27,7 @@ type connection struct {
 	limit  int64
 	client *mcpclient.Client
 	raw    transport.Interface
-	child  *childProcess // stdio only
+	child  *proc.Child // stdio only
 	// rawWatchesContext is set when raw itself returns as soon as the
 	// request's context ends (stdio), so send needs no goroutine of its own.
 	rawWatchesContext bool
@@ -119,7 +121,7 @@ func (c *connection) close(grace time.Duration) {
 			_ = c.raw.Close()
 		}
 		if c.child != nil {
-			c.child.stop(grace)
+			c.child.Stop(grace)
 		}
 		c.workers.Wait()
 	})

@@ -4,6 +4,8 @@ import (
 	"context"
 	"fmt"
 	"time"
+
+	"github.com/toolhub/toolhub/internal/supervise"
 )
 
 // Run supervises the server until ctx is done or Stop is called: connect,
@@ -31,7 +33,7 @@ func (d *downstream) Run(ctx context.Context) {
 			<-ctx.Done()
 			return
 		}
-		if !sleepContext(ctx, d.failures.delay()) {
+		if !supervise.Sleep(ctx, d.failures.Delay()) {
 			return
 		}
 	}
@@ -108,9 +110,9 @@ func (d *downstream) recordFailure(err error) bool {
 	if err != nil {
 		reason = err.Error()
 	}
-	recent := d.failures.record(time.Now())
-	if d.failures.exhausted() {
-		policy := d.failures.policy
+	recent := d.failures.Record(time.Now())
+	if d.failures.Exhausted() {
+		policy := d.failures.Policy
 		msg := fmt.Sprintf("gave up after %d failures within %s; last: %s", recent, policy.Window, reason)
 		d.log.Error("downstream failed", "failures", recent, "reason", reason)
 		d.setState(StateFailed, msg)
@@ -119,16 +121,4 @@ func (d *downstream) recordFailure(err error) bool {
 	d.log.Warn("downstream failed; restarting", "failures", recent, "reason", reason)
 	d.setState(StateRestarting, reason)
 	return false
-}
-
-// sleepContext waits for d or until ctx ends; it reports whether d passed.
-func sleepContext(ctx context.Context, d time.Duration) bool {
-	timer := time.NewTimer(d)
-	defer timer.Stop()
-	select {
-	case <-timer.C:
-		return true
-	case <-ctx.Done():
-		return false
-	}
 }

@@ -6,26 +6,27 @@ import (
 	"time"
 
 	"github.com/toolhub/toolhub/internal/mcpwire"
+	"github.com/toolhub/toolhub/internal/proc"
 )
 
 // openStdio spawns the child in its own process group and wires its stdout
 // through the framer into the hub's stdio transport.
 func (d *downstream) openStdio(conn *connection) error {
-	child, err := startChild(d.spec, d.stderr)
+	child, err := proc.StartChild(proc.ChildSpec{Command: d.spec.Command, Args: d.spec.Args, Env: d.spec.Env, Dir: d.spec.Cwd}, d.stderr)
 	if err != nil {
 		return err
 	}
-	d.log.Info("downstream process started", "command", d.spec.Command, "args", len(d.spec.Args), "pid", child.pid())
+	d.log.Info("downstream process started", "command", d.spec.Command, "args", len(d.spec.Args), "pid", child.Pid())
 	conn.child = child
 	conn.watchChild()
 	// The child's pipes are read and written without waking the runtime's
 	// monitor thread on every message (see pipeio).
-	framer := mcpwire.NewStdoutFramer(mcpwire.Wrap(child.stdout), int(d.opts.MaxResultBytes), mcpwire.FramerHooks{
+	framer := mcpwire.NewStdoutFramer(mcpwire.Wrap(child.Stdout), int(d.opts.MaxResultBytes), mcpwire.FramerHooks{
 		Oversize:  conn.noteOversized,
 		Violation: conn.markBroken,
 		End:       conn.stdoutEnded,
 	})
-	conn.raw = newStdioTransport(framer, mcpwire.Wrap(child.stdin), d.log)
+	conn.raw = newStdioTransport(framer, mcpwire.Wrap(child.Stdin), d.log)
 	conn.rawWatchesContext = true
 	return nil
 }
@@ -34,8 +35,8 @@ func (d *downstream) openStdio(conn *connection) error {
 func (c *connection) watchChild() {
 	c.watch(func() {
 		select {
-		case <-c.child.exited:
-			c.markBroken(fmt.Errorf("server process exited: %s", c.child.exitReason()))
+		case <-c.child.Exited():
+			c.markBroken(fmt.Errorf("server process exited: %s", c.child.ExitReason()))
 		case <-c.done:
 		}
 	})
@@ -53,7 +54,7 @@ func (c *connection) stdoutEnded() {
 		timer := time.NewTimer(stdoutEndGrace)
 		defer timer.Stop()
 		select {
-		case <-c.child.exited:
+		case <-c.child.Exited():
 		case <-c.done:
 		case <-timer.C:
 			c.markBroken(errors.New("server closed its stdout"))

@@ -9,6 +9,8 @@ import (
 	"time"
 
 	mcpgo "github.com/mark3labs/mcp-go/mcp"
+
+	"github.com/toolhub/toolhub/events"
 )
 
 // Options tune a Hub. The zero value is usable.
@@ -27,6 +29,15 @@ type Options struct {
 	// OnNotification receives every downstream notification that the hub does
 	// not consume itself (progress, logging, resource updates).
 	OnNotification func(server string, n mcpgo.JSONRPCNotification)
+	// Events, when set, receives a ServerChanged event (subject: the server's
+	// name, data: its ServerStatus) on every state change and a
+	// CatalogChanged event on every new catalog.
+	Events Publisher
+}
+
+// Publisher is where the hub announces its changes; *events.Bus is one.
+type Publisher interface {
+	Publish(t events.Type, subject string, data any) events.Event
 }
 
 // Hub is the running set of downstream servers and their merged catalog.
@@ -44,7 +55,10 @@ type Hub struct {
 	watchers map[int]func(*Snapshot)
 	nextID   int
 	closed   bool
-	wg       sync.WaitGroup
+	started  bool // Start has run
+	// remoteHeld keeps remote servers disconnected (HoldRemote).
+	remoteHeld bool
+	wg         sync.WaitGroup
 }
 
 type managedServer struct {
@@ -92,8 +106,11 @@ func New(specs []ServerSpec, opts Options) (*Hub, error) {
 func (h *Hub) Start(ctx context.Context) {
 	h.mu.Lock()
 	defer h.mu.Unlock()
+	h.started = true
 	for _, name := range h.order {
-		h.startLocked(ctx, h.servers[name])
+		if m := h.servers[name]; !h.heldLocked(m) {
+			h.startLocked(ctx, m)
+		}
 	}
 }
 
@@ -127,6 +144,7 @@ func (h *Hub) startLocked(ctx context.Context, m *managedServer) {
 				h.extras.remove(spec.Name)
 			}
 			h.signal()
+			h.publish(events.ServerChanged, st.Name, st)
 		},
 		OnNotification: h.opts.OnNotification,
 	})
@@ -173,8 +191,11 @@ func (h *Hub) Servers() []ServerStatus {
 		m := h.servers[name]
 		if m.ds == nil || m.disabled {
 			state := StateStopped
-			if m.disabled {
+			switch {
+			case m.disabled:
 				state = StateDisabled
+			case h.heldLocked(m):
+				state = StateLocalOnly
 			}
 			out = append(out, ServerStatus{
 				Name: name, Transport: m.spec.Transport, Locality: m.spec.Locality, State: state,
@@ -224,6 +245,14 @@ func (h *Hub) catalogChanged(s *Snapshot) {
 		fn(s)
 	}
 	h.signal()
+	h.publish(events.CatalogChanged, "", nil)
+}
+
+// publish announces a change on the event bus, if the hub has one.
+func (h *Hub) publish(t events.Type, subject string, data any) {
+	if h.opts.Events != nil {
+		h.opts.Events.Publish(t, subject, data)
+	}
 }
 
 // signal wakes everyone waiting in WaitTool or WaitSettled.

@@ -13,6 +13,9 @@ const (
 	StateFailed     ServerState = "failed"     // gave up; LastError says why
 	StateStopped    ServerState = "stopped"
 	StateDisabled   ServerState = "disabled" // turned off while toolhub runs
+	// StateLocalOnly: a remote server kept disconnected while local-only is
+	// in force for the whole hub (HoldRemote).
+	StateLocalOnly ServerState = "local-only"
 )
 
 // ServerStatus is a point-in-time view of one downstream server.

@@ -12,10 +12,7 @@ import (
 // mcp-go's writing of the response stream).
 func TestEveryProgressArrivesBeforeTheResult(t *testing.T) {
 	st := newStack(t, Options{Expose: ExposeDirect})
-	go func() {
-		for range st.fix.started { // the fixture notes every start
-		}
-	}()
+	st.fix.drainStarts(t)
 	const calls, steps = 40, 5
 	for _, legacy := range []bool{true, false} {
 		n := &notes{}

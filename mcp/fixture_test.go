@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"strings"
+	"testing"
 	"time"
 
 	mcpgo "github.com/mark3labs/mcp-go/mcp"
@@ -132,4 +133,20 @@ func (f *fixture) logs(ctx context.Context, req mcpgo.CallToolRequest) (*mcpgo.C
 		})
 	}
 	return mcpgo.NewToolResultText("logged"), nil
+}
+
+// drainStarts reads the fixture's start notes until the test ends, for a
+// test that calls slow tools many times without waiting on their starts.
+func (f *fixture) drainStarts(t *testing.T) {
+	done := make(chan struct{})
+	t.Cleanup(func() { close(done) })
+	go func() {
+		for {
+			select {
+			case <-f.started:
+			case <-done:
+				return
+			}
+		}
+	}()
 }

@@ -8,6 +8,7 @@ import (
 
 	mcpgo "github.com/mark3labs/mcp-go/mcp"
 	mcpserver "github.com/mark3labs/mcp-go/server"
+	"go.uber.org/goleak"
 
 	"github.com/toolhub/toolhub/hub"
 	"github.com/toolhub/toolhub/internal/testenv"
@@ -17,12 +18,20 @@ import (
 // of running tests, so a hub can spawn it as a real child process.
 const downstreamEnv = "TOOLHUB_MCP_TEST_DOWNSTREAM"
 
+// TestMain serves the fixture when asked to, and otherwise fails the
+// package's tests when a session, relay or call leaves a goroutine behind.
 func TestMain(m *testing.M) {
 	if os.Getenv(downstreamEnv) == "1" {
 		os.Exit(serveFixtureOverStdio())
 	}
 	code := m.Run()
 	testenv.RemoveToolhubBinary()
+	if code == 0 {
+		if err := goleak.Find(); err != nil {
+			fmt.Fprintln(os.Stderr, "goroutines left behind:", err)
+			code = 1
+		}
+	}
 	os.Exit(code)
 }
 

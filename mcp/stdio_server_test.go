@@ -50,10 +50,7 @@ func TestStdioClientWithoutSamplingIsRefused(t *testing.T) {
 
 func TestStdioNotificationsArriveBeforeTheResult(t *testing.T) {
 	fix := newFixture()
-	go func() {
-		for range fix.started {
-		}
-	}()
+	fix.drainStarts(t)
 	relay := NewRelay()
 	srv := testServer(t, testHub(t, relay, inProcess("fix", fix.srv)), Options{Relay: relay})
 	n := &notes{}

@@ -31,6 +31,9 @@ type DocumentsOptions struct {
 	// command line can open it meanwhile (default 2 minutes).
 	IdleClose time.Duration
 	Logger    *slog.Logger
+	// Events, when set, receives an IngestProgress event for every step of
+	// every ingest and one when it ends (data: an IngestEvent).
+	Events Publisher
 }
 
 // Documents serves search_documents and index_documents over the local index.
@@ -150,9 +153,10 @@ func indexUnavailable(err error) string {
 	return err.Error()
 }
 
-// Ingest indexes paths, each inside a configured root, passing every
-// ingest event (per file, and per embedded batch) to progress.
-func (d *Documents) Ingest(ctx context.Context, paths []string, progress func(retriever.Event)) (retriever.IngestReport, error) {
+// Ingest indexes paths, each inside a configured root, announcing every
+// ingest event (per file, and per embedded batch) and the end on the event
+// bus under the subject id (NewIngestID makes one).
+func (d *Documents) Ingest(ctx context.Context, id string, paths []string) (retriever.IngestReport, error) {
 	resolved := make([]string, 0, len(paths))
 	for _, p := range paths {
 		r, err := d.insideRoot(p)
@@ -166,9 +170,7 @@ func (d *Documents) Ingest(ctx context.Context, paths []string, progress func(re
 		return retriever.IngestReport{}, errors.New(indexUnavailable(err))
 	}
 	defer d.release()
-	return ix.IngestPaths(ctx, resolved, retriever.IngestOptions{
-		Exclude: d.opts.Exclude, MaxFileBytes: d.opts.MaxFileBytes, Progress: progress,
-	})
+	return d.ingest(ctx, ix, id, resolved)
 }
 
 // Status reports the index's documents, chunks, vectors and disk use.

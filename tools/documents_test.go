@@ -20,6 +20,12 @@ import (
 // dir, with one root folder holding a Markdown file.
 func newProvider(t *testing.T) (*Documents, string) {
 	t.Helper()
+	return newProviderWith(t, DocumentsOptions{})
+}
+
+// newProviderWith is newProvider with opts (its Roots and IdleClose are set here).
+func newProviderWith(t *testing.T, opts DocumentsOptions) (*Documents, string) {
+	t.Helper()
 	dir := t.TempDir()
 	root := filepath.Join(dir, "notes")
 	if err := os.MkdirAll(root, 0o755); err != nil {
@@ -33,7 +39,8 @@ func newProvider(t *testing.T) (*Documents, string) {
 	open := func(ctx context.Context) (*retriever.Index, error) {
 		return retriever.Open(indexDir, retriever.Options{Logger: slog.New(slog.DiscardHandler)})
 	}
-	d := NewDocuments(open, DocumentsOptions{Roots: []string{root}, IdleClose: 50 * time.Millisecond})
+	opts.Roots, opts.IdleClose = []string{root}, 50*time.Millisecond
+	d := NewDocuments(open, opts)
 	t.Cleanup(func() { _ = d.Close() })
 	return d, root
 }

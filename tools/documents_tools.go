@@ -97,9 +97,7 @@ func (d *Documents) handleIndex(ctx context.Context, req mcpgo.CallToolRequest) 
 		return mcpgo.NewToolResultError(indexUnavailable(err)), nil
 	}
 	defer d.release()
-	rep, err := ix.IngestPaths(ctx, []string{path}, retriever.IngestOptions{
-		Exclude: d.opts.Exclude, MaxFileBytes: d.opts.MaxFileBytes,
-	})
+	rep, err := d.ingest(ctx, ix, NewIngestID(), []string{path})
 	if err != nil {
 		return mcpgo.NewToolResultError("indexing failed: " + err.Error()), nil
 	}

@@ -13,7 +13,29 @@ type Backend interface {
 	ServersBackend
 	DocumentsBackend
 	RunsBackend
+	ChangesBackend
 }
+
+// ChangesBackend pushes what changed behind the window, so that nothing
+// is polled.
+type ChangesBackend interface {
+	// Changes calls fn, from any goroutine, with each change as it
+	// happens, and returns when ctx ends.
+	Changes(ctx context.Context, fn func(Change))
+}
+
+// Change is one kind of thing that changed behind the window.
+type Change int
+
+// The changes the window follows.
+const (
+	// ChangeServers: a server's state or the tool catalog changed.
+	ChangeServers Change = iota
+	// ChangePreferences: the preferences in force changed.
+	ChangePreferences
+	// ChangeRuns: a run was stored in the run log.
+	ChangeRuns
+)
 
 // HeaderBackend feeds the header: the MCP endpoint and the orchestrator.
 type HeaderBackend interface {
@@ -63,8 +85,9 @@ type RunsBackend interface {
 	RunDetail(ctx context.Context, id string) (RunDetail, error)
 }
 
-// Defaults for how often the desktop polls and how long a backend call may take.
+// Defaults for how often the desktop probes the orchestrator's health and
+// how long a backend call may take.
 const (
-	defaultPollEvery   = 2 * time.Second
+	defaultProbeEvery  = 20 * time.Second
 	defaultCallTimeout = 30 * time.Second
 )

@@ -110,3 +110,13 @@ func (b *bridge) every(d time.Duration, tick func()) {
 		}
 	}()
 }
+
+// follow runs watch on its own goroutine until the bridge closes, passing
+// it fn for every change it reports.
+func (b *bridge) follow(watch func(context.Context, func(Change)), fn func(Change)) {
+	ctx, cancel := b.cancellable()
+	go func() {
+		defer cancel()
+		watch(ctx, fn)
+	}()
+}

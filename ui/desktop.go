@@ -13,8 +13,9 @@ type Options struct {
 	// Post runs a function on the UI goroutine; nil means fyne.Do. Tests
 	// pass a Queue's Post.
 	Post func(func())
-	// PollEvery is how often server states and health are refreshed.
-	PollEvery time.Duration
+	// ProbeEvery is how often the orchestrator model's health is probed
+	// (default 20s); everything else is pushed by the backend.
+	ProbeEvery time.Duration
 	// CallTimeout bounds one backend call (not runs or ingests).
 	CallTimeout time.Duration
 	// Title is the window title (default "toolhub").
@@ -42,19 +43,20 @@ type Desktop struct {
 	// KeepRunning hides the window on close instead of quitting.
 	KeepRunning bool
 
-	opts   Options
-	bridge *bridge
+	opts    Options
+	backend Backend
+	bridge  *bridge
 }
 
 // New builds the window over b. Nothing is loaded until Start.
 func New(a fyne.App, b Backend, opts Options) *Desktop {
-	if opts.PollEvery <= 0 {
-		opts.PollEvery = defaultPollEvery
+	if opts.ProbeEvery <= 0 {
+		opts.ProbeEvery = defaultProbeEvery
 	}
 	if opts.Title == "" {
 		opts.Title = "toolhub"
 	}
-	d := &Desktop{App: a, opts: opts, bridge: newBridge(opts.Post, opts.CallTimeout)}
+	d := &Desktop{App: a, opts: opts, backend: b, bridge: newBridge(opts.Post, opts.CallTimeout)}
 	d.Window = a.NewWindow(opts.Title)
 	d.Header = newHeader(a, b, d.bridge)
 	d.Prefs = newPreferencesTab(b, d.bridge, d.Header.setPrivacy)
@@ -74,20 +76,29 @@ func New(a fyne.App, b Backend, opts Options) *Desktop {
 	return d
 }
 
-// Start loads every tab and starts polling server states and health.
+// Start loads every tab, follows the backend's changes and probes the
+// orchestrator's health now and then.
 func (d *Desktop) Start() {
 	d.Header.load()
 	d.Prefs.load()
 	d.Servers.refresh()
 	d.Documents.load()
 	d.Runs.load()
-	d.bridge.every(d.opts.PollEvery, func() {
-		d.bridge.onUI(func() {
-			d.Servers.refresh()
-			d.Prefs.refreshPreview()
-		})
-	})
-	d.bridge.every(10*d.opts.PollEvery, func() { d.bridge.onUI(d.Header.probe) })
+	d.bridge.follow(d.backend.Changes, func(c Change) { d.bridge.onUI(func() { d.changed(c) }) })
+	d.bridge.every(d.opts.ProbeEvery, func() { d.bridge.onUI(d.Header.probe) })
+}
+
+// changed brings the tabs that show c up to date; on the UI goroutine.
+func (d *Desktop) changed(c Change) {
+	switch c {
+	case ChangeServers:
+		d.Servers.refresh()
+		d.Prefs.refreshPreview()
+	case ChangePreferences:
+		d.Prefs.followSaved()
+	case ChangeRuns:
+		d.Runs.History.reload()
+	}
 }
 
 // Select shows the tab with the given title.

@@ -25,7 +25,7 @@ func newHarness(t *testing.T, setup func(*fakeBackend)) *harness {
 		setup(fb)
 	}
 	q := NewQueue()
-	d := New(test.NewTempApp(t), fb, Options{Post: q.Post, PollEvery: time.Hour})
+	d := New(test.NewTempApp(t), fb, Options{Post: q.Post, ProbeEvery: time.Hour})
 	t.Cleanup(d.Stop)
 	h := &harness{t: t, d: d, fb: fb, q: q, ui: goroutineID()}
 	d.Start()

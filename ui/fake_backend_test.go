@@ -35,6 +35,8 @@ type fakeBackend struct {
 	// detailGate, when set, holds RunDetail until closed; details counts answers.
 	detailGate chan struct{}
 	details    int
+	// changes carries what push reports to Changes.
+	changes chan Change
 }
 
 func newFakeBackend() *fakeBackend {

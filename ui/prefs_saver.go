@@ -21,6 +21,13 @@ func newPrefsSaver(b PreferencesBackend, br *bridge, done func(PreferencesPrevie
 	return &prefsSaver{backend: b, bridge: br, done: done}
 }
 
+// busy reports whether a save is queued or being written.
+func (s *prefsSaver) busy() bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.running || s.pending != nil
+}
+
 // save queues p and starts the writer when it is idle.
 func (s *prefsSaver) save(p Preferences) {
 	s.mu.Lock()

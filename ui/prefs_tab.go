@@ -99,6 +99,18 @@ func (t *PreferencesTab) layout() fyne.CanvasObject {
 
 // load reads the saved preferences and their preview.
 func (t *PreferencesTab) load() {
+	t.fetchSaved(func(p Preferences, pv PreferencesPreview, err error) {
+		if err != nil {
+			t.Status.SetText("Could not read preferences: " + err.Error())
+			return
+		}
+		t.show(p.clone(), pv)
+	})
+}
+
+// fetchSaved reads the saved preferences and their preview off the UI
+// goroutine, then calls apply on it.
+func (t *PreferencesTab) fetchSaved(apply func(Preferences, PreferencesPreview, error)) {
 	type loaded struct {
 		prefs   Preferences
 		preview PreferencesPreview
@@ -110,13 +122,7 @@ func (t *PreferencesTab) load() {
 		}
 		pv, err := t.backend.Preview(ctx, p)
 		return loaded{p, pv}, err
-	}, func(l loaded, err error) {
-		if err != nil {
-			t.Status.SetText("Could not read preferences: " + err.Error())
-			return
-		}
-		t.show(l.prefs.clone(), l.preview)
-	})
+	}, func(l loaded, err error) { apply(l.prefs, l.preview, err) })
 }
 
 // refreshPreview recomputes the preview of the preferences shown, for when

@@ -49,6 +49,15 @@ func historyLine(r RunSummary) string {
 		usd(r.USD), wall(r.Wall), shorten(r.Task, 60))
 }
 
+// Tasks lists the tasks of the runs shown, newest first.
+func (h *runHistory) Tasks() []string {
+	out := make([]string, len(h.runs))
+	for i, r := range h.runs {
+		out[i] = r.Task
+	}
+	return out
+}
+
 // reload lists the runs matching the search box.
 func (h *runHistory) reload() {
 	q := h.Search.Text

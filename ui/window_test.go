@@ -21,7 +21,7 @@ func TestTrayKeepRunningIsRemembered(t *testing.T) {
 		t.Fatal("keep running not remembered")
 	}
 	// A new desktop on the same app starts with the remembered choice.
-	again := New(h.d.App, h.fb, Options{Post: h.q.Post, PollEvery: time.Hour})
+	again := New(h.d.App, h.fb, Options{Post: h.q.Post, ProbeEvery: time.Hour})
 	defer again.Stop()
 	if !again.KeepRunning {
 		t.Fatal("keep running forgotten")

@@ -11,7 +11,7 @@ import (
 
 	"github.com/toolhub/toolhub/cmd/internal/daemon"
 	"github.com/toolhub/toolhub/config"
-	"github.com/toolhub/toolhub/hub"
+	"github.com/toolhub/toolhub/modelhost"
 )
 
 func newModelCommand(g *globals) *cobra.Command {
@@ -91,10 +91,10 @@ nothing is started.`,
 
 // superviseModel runs host until ctx ends or it gives up, printing every
 // state change.
-func (g *globals) superviseModel(ctx context.Context, host *hub.ModelHost) error {
+func (g *globals) superviseModel(ctx context.Context, host *modelhost.Host) error {
 	host.Start(ctx)
 	defer host.Stop()
-	var last hub.ModelHostState
+	var last modelhost.State
 	tick := time.NewTicker(250 * time.Millisecond)
 	defer tick.Stop()
 	for {
@@ -103,7 +103,7 @@ func (g *globals) superviseModel(ctx context.Context, host *hub.ModelHost) error
 			last = st.State
 			g.printHostState(st)
 		}
-		if st.State == hub.ModelHostFailed {
+		if st.State == modelhost.Failed {
 			fmt.Fprintf(g.stdio.Err, "server output (last lines):\n%s\n", st.StderrTail)
 			return fmt.Errorf("model server: %s: %w", st.LastError, errToolFailure)
 		}
@@ -120,15 +120,15 @@ func (g *globals) superviseModel(ctx context.Context, host *hub.ModelHost) error
 	}
 }
 
-func (g *globals) printHostState(st hub.ModelHostStatus) {
+func (g *globals) printHostState(st modelhost.Status) {
 	line := fmt.Sprintf("%s  %s", st.Since.Format(time.TimeOnly), st.State)
 	if st.PID != 0 {
 		line += fmt.Sprintf(" (pid %d)", st.PID)
 	}
 	switch {
-	case st.State == hub.ModelHostExternal:
+	case st.State == modelhost.External:
 		line += ": a server already answers on " + st.HealthURL + "; nothing started"
-	case st.LastError != "" && st.State != hub.ModelHostHealthy:
+	case st.LastError != "" && st.State != modelhost.Healthy:
 		line += ": " + oneLine(st.LastError, 120)
 	}
 	fmt.Fprintln(g.stdio.Out, line)

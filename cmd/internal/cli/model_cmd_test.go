@@ -66,7 +66,7 @@ func TestModelStartWithoutLaunch(t *testing.T) {
 
 func TestModelStartRunsTheServerUntilCancelled(t *testing.T) {
 	bin := filepath.Join(t.TempDir(), "fakemodelserver")
-	build := exec.Command("go", "build", "-o", bin, "./hub/testdata/fakemodelserver")
+	build := exec.Command("go", "build", "-o", bin, "./modelhost/testdata/fakemodelserver")
 	build.Dir = testenv.RepoRoot(t)
 	if out, err := build.CombinedOutput(); err != nil {
 		t.Fatalf("go build: %v\n%s", err, out)

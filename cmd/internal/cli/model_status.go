@@ -10,7 +10,7 @@ import (
 	"time"
 
 	"github.com/toolhub/toolhub/config"
-	"github.com/toolhub/toolhub/hub"
+	"github.com/toolhub/toolhub/modelhost"
 )
 
 // modelProbeTimeout bounds each request model status sends.
@@ -18,9 +18,9 @@ const modelProbeTimeout = 5 * time.Second
 
 // modelStatus is what `toolhub model status` reports.
 type modelStatus struct {
-	Orchestrator orchestratorStatus `json:"orchestrator"`
-	Hosting      *hostingStatus     `json:"hosting,omitempty"`
-	GPU          hub.GPUReport      `json:"gpu"`
+	Orchestrator orchestratorStatus  `json:"orchestrator"`
+	Hosting      *hostingStatus      `json:"hosting,omitempty"`
+	GPU          modelhost.GPUReport `json:"gpu"`
 }
 
 type orchestratorStatus struct {
@@ -55,13 +55,13 @@ func probeModelStatus(ctx context.Context, m *config.Models) modelStatus {
 	}
 	if l := m.Launch; l != nil {
 		st.Hosting = &hostingStatus{Command: l.Command, Health: l.Health, StartTimeout: l.StartTimeout.String()}
-		if err := hub.CheckHealth(ctx, l.Health, modelProbeTimeout); err != nil {
+		if err := modelhost.CheckHealth(ctx, l.Health, modelProbeTimeout); err != nil {
 			st.Hosting.Error = err.Error()
 		} else {
 			st.Hosting.Healthy = true
 		}
 	}
-	st.GPU = hub.DetectGPUs(ctx)
+	st.GPU = modelhost.DetectGPUs(ctx)
 	return st
 }
 

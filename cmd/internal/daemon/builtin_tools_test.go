@@ -10,6 +10,7 @@ import (
 
 	"github.com/toolhub/toolhub/config"
 	"github.com/toolhub/toolhub/hub"
+	"github.com/toolhub/toolhub/modelhost"
 )
 
 func writeConfig(t *testing.T, src string) *config.File {
@@ -75,7 +76,7 @@ func TestNewModelHostFromConfig(t *testing.T) {
 	if err != nil || h == nil {
 		t.Fatalf("host %v, %v", h, err)
 	}
-	if st := h.Status(); st.State != hub.ModelHostStopped || st.HealthURL != "http://127.0.0.1:8080/health" || st.Command[0] != "llama-server" {
+	if st := h.Status(); st.State != modelhost.Stopped || st.HealthURL != "http://127.0.0.1:8080/health" || st.Command[0] != "llama-server" {
 		t.Fatalf("status %+v", st)
 	}
 	none, err := config.ReadModels("t.json", []byte(`{}`))

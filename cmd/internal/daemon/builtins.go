@@ -9,6 +9,7 @@ import (
 	mcpserver "github.com/mark3labs/mcp-go/server"
 
 	"github.com/toolhub/toolhub/config"
+	"github.com/toolhub/toolhub/events"
 	"github.com/toolhub/toolhub/hub"
 	"github.com/toolhub/toolhub/tools"
 )
@@ -35,13 +36,14 @@ func documentsSpec(docs *tools.Documents) hub.ServerSpec {
 	return builtinSpec(tools.DocumentsServerName, docs.Server(), hub.LocalityLocal, 0)
 }
 
-func documentsOptions(docs config.Documents, log *slog.Logger) tools.DocumentsOptions {
+func documentsOptions(docs config.Documents, bus *events.Bus, log *slog.Logger) tools.DocumentsOptions {
 	home, _ := os.UserHomeDir()
 	return tools.DocumentsOptions{
 		Roots:        docs.ResolvedRoots(home),
 		Exclude:      docs.Exclude,
 		MaxFileBytes: docs.MaxFileBytes,
 		Logger:       log,
+		Events:       bus,
 	}
 }
 

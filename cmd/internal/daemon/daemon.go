@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"log/slog"
 	"os"
+	"sync"
 
 	mcpgo "github.com/mark3labs/mcp-go/mcp"
 
@@ -15,6 +16,7 @@ import (
 	"github.com/toolhub/toolhub/hub"
 	"github.com/toolhub/toolhub/llm"
 	"github.com/toolhub/toolhub/mcp"
+	"github.com/toolhub/toolhub/modelhost"
 	"github.com/toolhub/toolhub/policies"
 	"github.com/toolhub/toolhub/runlog"
 	"github.com/toolhub/toolhub/tools"
@@ -57,9 +59,13 @@ type Daemon struct {
 	engine  *conductor.Engine
 	planner *policies.Planner
 	prefs   *policies.Store  // nil for a config held only in memory
-	host    *hub.ModelHost   // nil unless the config says how to launch the orchestrator
+	host    *modelhost.Host  // nil unless the config says how to launch the orchestrator
 	runs    *runlog.Recorder // nil without a run log directory
 	log     *slog.Logger
+
+	followMu     sync.Mutex
+	stopFollowed func() // ends the subscription to the store episodes follow
+	holds        remoteHolds
 }
 
 // New builds the daemon from opts without starting anything.
@@ -87,8 +93,9 @@ func New(opts Options) (d *Daemon, err error) {
 		}
 	}()
 	var docs *tools.Documents
+	bus := events.New(events.Options{})
 	if opts.OpenIndex != nil {
-		docs = tools.NewDocuments(opts.OpenIndex, documentsOptions(opts.Config.Documents, opts.Logger))
+		docs = tools.NewDocuments(opts.OpenIndex, documentsOptions(opts.Config.Documents, bus, opts.Logger))
 		if specs, err = withBuiltin(specs, documentsSpec(docs)); err != nil {
 			return nil, fmt.Errorf("build daemon: %w", err)
 		}
@@ -117,11 +124,11 @@ func New(opts Options) (d *Daemon, err error) {
 		hubOpts.Version = Version
 	}
 	hubOpts.OnNotification = fanOut(hubOpts.OnNotification, relay.OnNotification)
+	hubOpts.Events = bus
 	h, err := hub.New(specs, hubOpts)
 	if err != nil {
 		return nil, fmt.Errorf("build daemon: %w", err)
 	}
-	bus := events.New(events.Options{})
 	engine, planner, err := newEngine(h, models, bus, opts.ModelOptions)
 	if err != nil {
 		return nil, fmt.Errorf("build daemon: %w", err)
@@ -141,9 +148,27 @@ func New(opts Options) (d *Daemon, err error) {
 		d.runs = runlog.NewRecorder(opts.RunLogDir, bus, runlog.RecorderOptions{Logger: opts.Logger})
 	}
 	if prefs != nil {
-		planner.SetPreferences(prefs.Current)
+		d.FollowPreferences(prefs)
 	}
 	return d, nil
+}
+
+// FollowPreferences makes every episode follow store from now on, and
+// announces each change of it on the bus; the store followed before is
+// let go.
+func (d *Daemon) FollowPreferences(store *policies.Store) {
+	d.followMu.Lock()
+	defer d.followMu.Unlock()
+	if d.stopFollowed != nil {
+		d.stopFollowed()
+	}
+	d.planner.SetPreferences(store.Current)
+	d.stopFollowed = store.Subscribe(func(p policies.Preferences) {
+		d.holdRemote(p)
+		d.bus.Publish(events.PreferencesChanged, "", nil)
+	})
+	d.holdRemote(store.Current())
+	d.bus.Publish(events.PreferencesChanged, "", nil)
 }
 
 // fanOut delivers downstream notifications to every non-nil receiver.
@@ -161,8 +186,13 @@ func fanOut(receivers ...func(string, mcpgo.JSONRPCNotification)) func(string, m
 	}
 }
 
-// Start connects every downstream server in the background.
-func (d *Daemon) Start(ctx context.Context) { d.hub.Start(ctx) }
+// Start connects every downstream server in the background; while the
+// preferences say local-only, remote servers are not contacted at all.
+func (d *Daemon) Start(ctx context.Context) {
+	d.holdRemote(d.planner.Preferences())
+	d.holds.Wait()
+	d.hub.Start(ctx)
+}
 
 // StartModelHost launches the orchestrator's model server when the config
 // says how; only long-running commands (serve, the desktop) call it.
@@ -174,7 +204,7 @@ func (d *Daemon) StartModelHost(ctx context.Context) {
 
 // ModelHost supervises the orchestrator's model server; nil when toolhub
 // does not launch it.
-func (d *Daemon) ModelHost() *hub.ModelHost { return d.host }
+func (d *Daemon) ModelHost() *modelhost.Host { return d.host }
 
 // Hub is the running hub.
 func (d *Daemon) Hub() *hub.Hub { return d.hub }
@@ -207,6 +237,7 @@ func (d *Daemon) MCP() *mcp.Server { return d.mcp }
 
 // Close stops everything the daemon started.
 func (d *Daemon) Close() error {
+	d.holds.Wait()
 	d.mcp.Close()
 	if d.host != nil {
 		d.host.Stop()

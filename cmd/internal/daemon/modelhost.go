@@ -5,14 +5,14 @@ import (
 	"os"
 
 	"github.com/toolhub/toolhub/config"
-	"github.com/toolhub/toolhub/hub"
+	"github.com/toolhub/toolhub/modelhost"
 )
 
 // NewModelHost builds the supervisor of the orchestrator's model server
 // from "orchestrator.launch", or returns nil when the config has none.
 // Nothing starts until the caller calls Start: only long-running commands
 // (serve, the desktop, model start) should launch a model server.
-func NewModelHost(m *config.Models, lookupEnv func(string) (string, bool), log *slog.Logger) (*hub.ModelHost, error) {
+func NewModelHost(m *config.Models, lookupEnv func(string) (string, bool), log *slog.Logger) (*modelhost.Host, error) {
 	if m == nil || m.Launch == nil {
 		return nil, nil
 	}
@@ -23,7 +23,7 @@ func NewModelHost(m *config.Models, lookupEnv func(string) (string, bool), log *
 	if err != nil {
 		return nil, err
 	}
-	return hub.NewModelHost(hub.ModelHostSpec{
+	return modelhost.New(modelhost.Spec{
 		Command:      m.Launch.Command,
 		Env:          env,
 		Dir:          m.Launch.Cwd,

@@ -40,7 +40,7 @@ type Backend struct {
 var _ ui.Backend = (*Backend)(nil)
 
 // New wires the backend and makes the daemon's episodes follow the
-// preferences store.
+// preferences store (announcing its changes on the daemon's bus).
 func New(opts Options) *Backend {
 	if opts.Logger == nil {
 		opts.Logger = slog.Default()
@@ -49,7 +49,7 @@ func New(opts Options) *Backend {
 		opts.Config = &config.File{}
 	}
 	if opts.Store != nil {
-		opts.Daemon.Planner().SetPreferences(opts.Store.Current)
+		opts.Daemon.FollowPreferences(opts.Store)
 	}
 	return &Backend{opts: opts, log: opts.Logger, runs: &runLog{rec: opts.Daemon.RunLog()}, endpoint: opts.Endpoint}
 }

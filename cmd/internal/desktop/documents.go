@@ -11,6 +11,7 @@ import (
 
 	"github.com/toolhub/toolhub/conductor"
 	"github.com/toolhub/toolhub/config"
+	"github.com/toolhub/toolhub/events"
 	"github.com/toolhub/toolhub/hub"
 	"github.com/toolhub/toolhub/retriever"
 	"github.com/toolhub/toolhub/tools"
@@ -69,11 +70,15 @@ func (b *Backend) Ingest(ctx context.Context, paths []string, progress func(ui.I
 	if err := b.allowFolders(docs, paths); err != nil {
 		return ui.IngestSummary{}, err
 	}
-	rep, err := docs.Ingest(ctx, paths, func(e retriever.Event) {
-		if e.Kind != retriever.EventEmbedded {
-			progress(ui.IngestProgress{Done: e.Done, Total: e.Total, Path: e.Path})
-		}
-	})
+	id := tools.NewIngestID()
+	stop, _ := b.opts.Daemon.Bus().Follow(events.Filter{Mask: events.IngestProgress, Subject: id},
+		func(ev events.Event) {
+			if e, ok := ev.Data.(tools.IngestEvent); ok && !e.Finished && e.Kind != retriever.EventEmbedded {
+				progress(ui.IngestProgress{Done: e.Done, Total: e.Total, Path: e.Path})
+			}
+		})
+	rep, err := docs.Ingest(ctx, id, paths)
+	stop()
 	return ui.IngestSummary{Indexed: rep.Indexed, Unchanged: rep.Unchanged, Skipped: rep.Skipped,
 		Failed: rep.Failed, Removed: rep.Removed, Chunks: rep.Chunks}, err
 }

@@ -75,7 +75,7 @@ func newEnv(t *testing.T, orch *scriptedmodel.Server) *env {
 	}
 	e.backend = New(Options{Daemon: e.daemon, Config: cfg, Models: models, Store: e.store, RunLogDir: filepath.Join(dir, "runs")})
 	t.Cleanup(e.backend.Close)
-	e.desk = ui.New(test.NewTempApp(t), e.backend, ui.Options{Post: e.q.Post, PollEvery: time.Hour})
+	e.desk = ui.New(test.NewTempApp(t), e.backend, ui.Options{Post: e.q.Post, ProbeEvery: time.Hour})
 	t.Cleanup(e.desk.Stop)
 	e.desk.Start()
 	e.waitFor("preferences loaded", func() bool { return e.desk.Prefs.Status.Text == "Preferences loaded" })

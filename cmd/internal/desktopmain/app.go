@@ -84,6 +84,7 @@ func run(ctx context.Context, f flags, log *slog.Logger) error {
 		}
 		defer store.Close()
 	}
+	d.FollowPreferences(store) // before Start: under local-only no remote server is contacted
 	d.Start(ctx)
 	d.StartModelHost(ctx)
 	backend := desktop.New(desktop.Options{Daemon: d, Config: cfg, Models: models, Store: store, RunLogDir: runs, Logger: log})

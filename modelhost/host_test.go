@@ -1,4 +1,4 @@
-package hub
+package modelhost
 
 import (
 	"context"
@@ -31,10 +31,10 @@ func buildFakeModelServer(t *testing.T) string {
 
 // fakeHost builds a host for the fake server on a free port with short
 // timings; the server gets args after its address.
-func fakeHost(t *testing.T, bin string, startTimeout time.Duration, restart RestartPolicy, args ...string) *ModelHost {
+func fakeHost(t *testing.T, bin string, startTimeout time.Duration, restart RestartPolicy, args ...string) *Host {
 	t.Helper()
 	addr := fmt.Sprintf("127.0.0.1:%d", testenv.FreePort(t))
-	h, err := NewModelHost(ModelHostSpec{
+	h, err := New(Spec{
 		Command:      append([]string{bin, "-addr", addr}, args...),
 		HealthURL:    "http://" + addr + "/health",
 		StartTimeout: startTimeout,
@@ -61,7 +61,7 @@ func TestModelHostSupervisesTheFakeServer(t *testing.T) {
 			t.Fatal(err)
 		}
 		st := h.Status()
-		if st.State != ModelHostHealthy || st.Restarts != 0 || !strings.Contains(st.StderrTail, "model loaded") {
+		if st.State != Healthy || st.Restarts != 0 || !strings.Contains(st.StderrTail, "model loaded") {
 			t.Fatalf("status %+v", st)
 		}
 	})
@@ -69,7 +69,7 @@ func TestModelHostSupervisesTheFakeServer(t *testing.T) {
 		h := fakeHost(t, bin, time.Minute, quickRestarts, "-crash-after", "300ms")
 		h.Start(context.Background())
 		defer h.Stop()
-		waitState(t, h, ModelHostFailed, time.Minute)
+		waitState(t, h, Failed, time.Minute)
 		st := h.Status()
 		if st.Restarts != quickRestarts.MaxFailures-1 {
 			t.Errorf("restarts %d, want %d", st.Restarts, quickRestarts.MaxFailures-1)
@@ -87,7 +87,7 @@ func TestModelHostSupervisesTheFakeServer(t *testing.T) {
 			!strings.Contains(err.Error(), "fakemodelserver: loading") {
 			t.Fatalf("err %v, want the deadline with the output tail", err)
 		}
-		if st := h.Status(); st.State != ModelHostFailed || st.Restarts != 0 {
+		if st := h.Status(); st.State != Failed || st.Restarts != 0 {
 			t.Fatalf("status %+v", st)
 		}
 		assertNoDescendants(t)
@@ -102,7 +102,7 @@ func TestModelHostSupervisesTheFakeServer(t *testing.T) {
 			t.Fatalf("want the server and its child running, got pids %v", kids)
 		}
 		h.Stop()
-		if st := h.Status(); st.State != ModelHostStopped {
+		if st := h.Status(); st.State != Stopped {
 			t.Fatalf("status after stop %+v", st)
 		}
 		assertNoDescendants(t)
@@ -112,7 +112,7 @@ func TestModelHostSupervisesTheFakeServer(t *testing.T) {
 func TestModelHostLeavesARunningServerAlone(t *testing.T) {
 	running := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) { fmt.Fprint(w, "ok") }))
 	defer running.Close()
-	h, err := NewModelHost(ModelHostSpec{Command: []string{"no-such-model-server-xyz"}, HealthURL: running.URL + "/health",
+	h, err := New(Spec{Command: []string{"no-such-model-server-xyz"}, HealthURL: running.URL + "/health",
 		Logger: slog.New(slog.NewTextHandler(io.Discard, nil))})
 	if err != nil {
 		t.Fatal(err)
@@ -121,17 +121,17 @@ func TestModelHostLeavesARunningServerAlone(t *testing.T) {
 	if err := waitHealthy(t, h); err != nil {
 		t.Fatal(err)
 	}
-	if st := h.Status(); st.State != ModelHostExternal || st.PID != 0 {
+	if st := h.Status(); st.State != External || st.PID != 0 {
 		t.Fatalf("status %+v", st)
 	}
 	h.Stop()
-	if st := h.Status(); st.State != ModelHostStopped {
+	if st := h.Status(); st.State != Stopped {
 		t.Fatalf("status after stop %+v", st)
 	}
 }
 
 func TestModelHostCommandNotFound(t *testing.T) {
-	h, err := NewModelHost(ModelHostSpec{Command: []string{"no-such-model-server-xyz"}, HealthURL: "http://127.0.0.1:1/health",
+	h, err := New(Spec{Command: []string{"no-such-model-server-xyz"}, HealthURL: "http://127.0.0.1:1/health",
 		Logger: slog.New(slog.NewTextHandler(io.Discard, nil))})
 	if err != nil {
 		t.Fatal(err)
@@ -146,22 +146,22 @@ func TestModelHostCommandNotFound(t *testing.T) {
 func TestNewModelHostRejectsBadSpecs(t *testing.T) {
 	cases := []struct {
 		name string
-		spec ModelHostSpec
+		spec Spec
 		want string
 	}{
-		{"no command", ModelHostSpec{HealthURL: "http://127.0.0.1:8000/health"}, "no command"},
-		{"bad health URL", ModelHostSpec{Command: []string{"vllm"}, HealthURL: "127.0.0.1:8000"}, "not an http(s) URL"},
+		{"no command", Spec{HealthURL: "http://127.0.0.1:8000/health"}, "no command"},
+		{"bad health URL", Spec{Command: []string{"vllm"}, HealthURL: "127.0.0.1:8000"}, "not an http(s) URL"},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			if _, err := NewModelHost(tc.spec); err == nil || !strings.Contains(err.Error(), tc.want) {
+			if _, err := New(tc.spec); err == nil || !strings.Contains(err.Error(), tc.want) {
 				t.Fatalf("err %v, want %q", err, tc.want)
 			}
 		})
 	}
 }
 
-func waitHealthy(t *testing.T, h *ModelHost) error {
+func waitHealthy(t *testing.T, h *Host) error {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
@@ -169,7 +169,7 @@ func waitHealthy(t *testing.T, h *ModelHost) error {
 }
 
 // waitState polls until h reaches state.
-func waitState(t *testing.T, h *ModelHost, state ModelHostState, within time.Duration) {
+func waitState(t *testing.T, h *Host, state State, within time.Duration) {
 	t.Helper()
 	deadline := time.Now().Add(within)
 	for h.Status().State != state {

@@ -1,4 +1,4 @@
-package hub
+package modelhost
 
 import (
 	"context"
@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/toolhub/toolhub/internal/proc"
+	"github.com/toolhub/toolhub/internal/supervise"
 )
 
 // errNotHealthy means the server kept running but its health endpoint never
@@ -18,34 +19,34 @@ var errNotHealthy = errors.New("not healthy")
 // supervise runs the server until ctx ends, restarting it after crashes
 // until the restart policy gives up. When a server already answers on the
 // health URL, it launches nothing: a second server could not bind the port.
-func (h *ModelHost) supervise(ctx context.Context) {
+func (h *Host) supervise(ctx context.Context) {
 	defer close(h.done)
 	if CheckHealth(ctx, h.spec.HealthURL, healthProbeTimeout) == nil {
-		h.setState(ModelHostExternal, 0, "")
+		h.setState(External, 0, "")
 		<-ctx.Done()
-		h.setState(ModelHostStopped, 0, "")
+		h.setState(Stopped, 0, "")
 		return
 	}
-	failures := newFailureLog(h.spec.Restart)
+	failures := supervise.NewFailureLog(h.spec.Restart)
 	for {
 		err := h.runOnce(ctx)
 		if ctx.Err() != nil {
-			h.setState(ModelHostStopped, 0, "")
+			h.setState(Stopped, 0, "")
 			return
 		}
 		var final restartless
 		if errors.As(err, &final) {
-			h.setState(ModelHostFailed, 0, err.Error())
+			h.setState(Failed, 0, err.Error())
 			return
 		}
-		if n := failures.record(time.Now()); failures.exhausted() {
-			h.setState(ModelHostFailed, 0, fmt.Sprintf("%v; gave up after %d failures within %s",
-				err, n, failures.policy.Window))
+		if n := failures.Record(time.Now()); failures.Exhausted() {
+			h.setState(Failed, 0, fmt.Sprintf("%v; gave up after %d failures within %s",
+				err, n, failures.Policy.Window))
 			return
 		}
-		h.setState(ModelHostRestarting, 0, err.Error())
-		if !sleepCtx(ctx, failures.delay()) {
-			h.setState(ModelHostStopped, 0, "")
+		h.setState(Restarting, 0, err.Error())
+		if !supervise.Sleep(ctx, failures.Delay()) {
+			h.setState(Stopped, 0, "")
 			return
 		}
 	}
@@ -59,26 +60,25 @@ func (r restartless) Unwrap() error { return r.error }
 // runOnce starts the server, waits for it to become healthy, then waits for
 // it to exit. It returns why the server ended; a restartless error means
 // supervision should stop.
-func (h *ModelHost) runOnce(ctx context.Context) error {
-	spec := ServerSpec{Name: "model-host", Command: h.spec.Command[0], Args: h.spec.Command[1:],
-		Env: h.spec.Env, Cwd: h.spec.Dir}
-	p, err := startChild(spec, h.tail)
+func (h *Host) runOnce(ctx context.Context) error {
+	p, err := proc.StartChild(proc.ChildSpec{Command: h.spec.Command[0], Args: h.spec.Command[1:],
+		Env: h.spec.Env, Dir: h.spec.Dir}, h.tail)
 	if err != nil {
 		return restartless{err}
 	}
-	go copyStderr(h.tail, p.stdout) // servers log to stdout too; keep it drained
+	go proc.Drain(h.tail, p.Stdout) // servers log to stdout too; keep it drained
 	defer h.stopServer(p)
-	h.setState(ModelHostStarting, p.pid(), "")
+	h.setState(Starting, p.Pid(), "")
 	if err := h.awaitHealthy(ctx, p); err != nil {
 		if errors.Is(err, errNotHealthy) {
 			return restartless{err}
 		}
 		return err
 	}
-	h.setState(ModelHostHealthy, p.pid(), "")
+	h.setState(Healthy, p.Pid(), "")
 	select {
-	case <-p.exited:
-		return fmt.Errorf("model server exited: %s", p.exitReason())
+	case <-p.Exited():
+		return fmt.Errorf("model server exited: %s", p.ExitReason())
 	case <-ctx.Done():
 		return ctx.Err()
 	}
@@ -86,7 +86,7 @@ func (h *ModelHost) runOnce(ctx context.Context) error {
 
 // awaitHealthy probes the health URL until it answers 200. It fails when the
 // process exits, the start timeout passes or ctx ends.
-func (h *ModelHost) awaitHealthy(ctx context.Context, p *childProcess) error {
+func (h *Host) awaitHealthy(ctx context.Context, p *proc.Child) error {
 	deadline := time.NewTimer(h.spec.StartTimeout)
 	defer deadline.Stop()
 	tick := time.NewTicker(h.spec.PollInterval)
@@ -96,8 +96,8 @@ func (h *ModelHost) awaitHealthy(ctx context.Context, p *childProcess) error {
 			return nil
 		}
 		select {
-		case <-p.exited:
-			return fmt.Errorf("model server exited while loading: %s", p.exitReason())
+		case <-p.Exited():
+			return fmt.Errorf("model server exited while loading: %s", p.ExitReason())
 		case <-deadline.C:
 			return fmt.Errorf("model server %w: %s did not answer 200 within %s", errNotHealthy,
 				h.spec.HealthURL, h.spec.StartTimeout)
@@ -112,14 +112,7 @@ func (h *ModelHost) awaitHealthy(ctx context.Context, p *childProcess) error {
 // CTRL_BREAK on Windows), then a kill once StopGrace has passed. A model
 // server does not exit when its stdin closes, so unlike an MCP child it is
 // signalled at once.
-func (h *ModelHost) stopServer(p *childProcess) {
-	p.closeOnce.Do(func() {
-		proc.Stop(p.group, p.exited, proc.StopOptions{Grace: h.spec.StopGrace})
-		_ = p.group.Release()
-		_ = p.stdin.Close()
-		_ = p.stdout.Close()
-	})
-}
+func (h *Host) stopServer(p *proc.Child) { p.Terminate(h.spec.StopGrace) }
 
 // healthProbeTimeout bounds one health request.
 const healthProbeTimeout = 5 * time.Second
@@ -142,16 +135,4 @@ func CheckHealth(ctx context.Context, url string, timeout time.Duration) error {
 		return fmt.Errorf("health check: %s answered %s", url, resp.Status)
 	}
 	return nil
-}
-
-// sleepCtx waits d or until ctx ends; it reports whether d passed.
-func sleepCtx(ctx context.Context, d time.Duration) bool {
-	t := time.NewTimer(d)
-	defer t.Stop()
-	select {
-	case <-t.C:
-		return true
-	case <-ctx.Done():
-		return false
-	}
 }

@@ -1,4 +1,4 @@
-package hub
+package modelhost
 
 import (
 	"context"
@@ -10,11 +10,12 @@ import (
 	"time"
 
 	"github.com/toolhub/toolhub/internal/mcpwire"
+	"github.com/toolhub/toolhub/internal/supervise"
 )
 
-// ModelHostSpec says how the hub launches and watches a model server such
+// Spec says how the hub launches and watches a model server such
 // as vLLM, llama-server or Ollama.
-type ModelHostSpec struct {
+type Spec struct {
 	// Command is the program and its arguments, e.g. ["vllm", "serve", ...].
 	Command []string
 	// Env is added to the minimal environment the server gets (see childEnv).
@@ -39,49 +40,55 @@ type ModelHostSpec struct {
 	Logger  *slog.Logger
 }
 
-// ModelHostState is where a hosted model server is in its life.
-type ModelHostState string
+// stderrTailBytes is how much of the server's output a status carries.
+const stderrTailBytes = 2 << 10
+
+// RestartPolicy bounds restarts after crashes (supervise.RestartPolicy).
+type RestartPolicy = supervise.RestartPolicy
+
+// State is where a hosted model server is in its life.
+type State string
 
 // The states of a hosted model server.
 const (
-	ModelHostStopped    ModelHostState = "stopped"
-	ModelHostStarting   ModelHostState = "starting" // running, not yet healthy (loading)
-	ModelHostHealthy    ModelHostState = "healthy"
-	ModelHostRestarting ModelHostState = "restarting"
-	ModelHostFailed     ModelHostState = "failed" // gave up; LastError says why
-	// ModelHostExternal: the health URL already answered before launch, so
+	Stopped    State = "stopped"
+	Starting   State = "starting" // running, not yet healthy (loading)
+	Healthy    State = "healthy"
+	Restarting State = "restarting"
+	Failed     State = "failed" // gave up; LastError says why
+	// External: the health URL already answered before launch, so
 	// a server toolhub did not start is in use and nothing was launched.
-	ModelHostExternal ModelHostState = "external"
+	External State = "external"
 )
 
-// ModelHostStatus is a snapshot of a hosted model server.
-type ModelHostStatus struct {
-	State      ModelHostState `json:"state"`
-	PID        int            `json:"pid,omitempty"`
-	Since      time.Time      `json:"since"`
-	Restarts   int            `json:"restarts"`
-	LastError  string         `json:"lastError,omitempty"`
-	StderrTail string         `json:"stderrTail,omitempty"`
-	HealthURL  string         `json:"healthUrl"`
-	Command    []string       `json:"command"`
+// Status is a snapshot of a hosted model server.
+type Status struct {
+	State      State     `json:"state"`
+	PID        int       `json:"pid,omitempty"`
+	Since      time.Time `json:"since"`
+	Restarts   int       `json:"restarts"`
+	LastError  string    `json:"lastError,omitempty"`
+	StderrTail string    `json:"stderrTail,omitempty"`
+	HealthURL  string    `json:"healthUrl"`
+	Command    []string  `json:"command"`
 }
 
-// ModelHost supervises one model server process: it starts it in its own
+// Host supervises one model server process: it starts it in its own
 // process group, waits for its health endpoint, restarts it with backoff
 // when it crashes and stops the whole group on Stop.
-type ModelHost struct {
-	spec ModelHostSpec
+type Host struct {
+	spec Spec
 	tail *mcpwire.Tail
 
 	mu      sync.Mutex
-	status  ModelHostStatus
+	status  Status
 	changed chan struct{} // closed and replaced on every status change
 	cancel  context.CancelFunc
 	done    chan struct{}
 }
 
-// NewModelHost checks spec and fills its defaults; nothing starts yet.
-func NewModelHost(spec ModelHostSpec) (*ModelHost, error) {
+// New checks spec and fills its defaults; nothing starts yet.
+func New(spec Spec) (*Host, error) {
 	if len(spec.Command) == 0 || spec.Command[0] == "" {
 		return nil, errors.New("model host: no command")
 	}
@@ -89,23 +96,28 @@ func NewModelHost(spec ModelHostSpec) (*ModelHost, error) {
 	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
 		return nil, fmt.Errorf("model host: health URL %q is not an http(s) URL", spec.HealthURL)
 	}
-	spec.StartTimeout = orDefault(spec.StartTimeout, 20*time.Minute)
-	spec.PollInterval = orDefault(spec.PollInterval, time.Second)
-	spec.StopGrace = orDefault(spec.StopGrace, 10*time.Second)
+	for _, d := range []struct {
+		v   *time.Duration
+		def time.Duration
+	}{{&spec.StartTimeout, 20 * time.Minute}, {&spec.PollInterval, time.Second}, {&spec.StopGrace, 10 * time.Second}} {
+		if *d.v <= 0 {
+			*d.v = d.def
+		}
+	}
 	if spec.Restart == (RestartPolicy{}) {
 		spec.Restart = RestartPolicy{MaxFailures: 3, Window: time.Hour, BaseDelay: 2 * time.Second, MaxDelay: time.Minute}
 	}
 	if spec.Logger == nil {
 		spec.Logger = slog.Default()
 	}
-	h := &ModelHost{spec: spec, tail: mcpwire.NewTail(stderrTailBytes), changed: make(chan struct{})}
-	h.status = ModelHostStatus{State: ModelHostStopped, Since: time.Now(), HealthURL: spec.HealthURL, Command: spec.Command}
+	h := &Host{spec: spec, tail: mcpwire.NewTail(stderrTailBytes), changed: make(chan struct{})}
+	h.status = Status{State: Stopped, Since: time.Now(), HealthURL: spec.HealthURL, Command: spec.Command}
 	return h, nil
 }
 
 // Start launches the server and supervises it in the background until ctx
 // ends or Stop is called. Calling it twice does nothing more.
-func (h *ModelHost) Start(ctx context.Context) {
+func (h *Host) Start(ctx context.Context) {
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	if h.done != nil {
@@ -113,13 +125,13 @@ func (h *ModelHost) Start(ctx context.Context) {
 	}
 	ctx, h.cancel = context.WithCancel(ctx)
 	h.done = make(chan struct{})
-	h.status.State, h.status.Since = ModelHostStarting, time.Now()
+	h.status.State, h.status.Since = Starting, time.Now()
 	go h.supervise(ctx)
 }
 
 // Stop ends supervision and the server's whole process group, and returns
 // once they are gone.
-func (h *ModelHost) Stop() {
+func (h *Host) Stop() {
 	h.mu.Lock()
 	cancel, done := h.cancel, h.done
 	h.mu.Unlock()
@@ -131,7 +143,7 @@ func (h *ModelHost) Stop() {
 }
 
 // Status returns the current state with the server's output tail.
-func (h *ModelHost) Status() ModelHostStatus {
+func (h *Host) Status() Status {
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	st := h.status
@@ -142,17 +154,17 @@ func (h *ModelHost) Status() ModelHostStatus {
 // WaitHealthy waits until the server is healthy. It fails when the host
 // gives up (the error carries the reason and output tail), is stopped, or
 // ctx ends.
-func (h *ModelHost) WaitHealthy(ctx context.Context) error {
+func (h *Host) WaitHealthy(ctx context.Context) error {
 	for {
 		h.mu.Lock()
 		st, changed := h.status, h.changed
 		h.mu.Unlock()
 		switch st.State {
-		case ModelHostHealthy, ModelHostExternal:
+		case Healthy, External:
 			return nil
-		case ModelHostFailed:
+		case Failed:
 			return fmt.Errorf("model server failed: %s\n%s", st.LastError, h.tail.String())
-		case ModelHostStopped:
+		case Stopped:
 			if h.started() {
 				return errors.New("model server stopped")
 			}
@@ -165,20 +177,20 @@ func (h *ModelHost) WaitHealthy(ctx context.Context) error {
 	}
 }
 
-func (h *ModelHost) started() bool {
+func (h *Host) started() bool {
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	return h.done != nil
 }
 
 // setState records a transition and wakes WaitHealthy.
-func (h *ModelHost) setState(state ModelHostState, pid int, lastErr string) {
+func (h *Host) setState(state State, pid int, lastErr string) {
 	h.mu.Lock()
 	h.status.State, h.status.PID, h.status.Since = state, pid, time.Now()
-	if lastErr != "" || state == ModelHostHealthy {
+	if lastErr != "" || state == Healthy {
 		h.status.LastError = lastErr
 	}
-	if state == ModelHostRestarting {
+	if state == Restarting {
 		h.status.Restarts++
 	}
 	close(h.changed)

@@ -1,4 +1,4 @@
-package hub
+package proc
 
 import (
 	"errors"
@@ -34,7 +34,7 @@ func TestChildEnv(t *testing.T) {
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			got := childEnv(tc.parent, tc.configured)
+			got := ChildEnv(tc.parent, tc.configured)
 			if !slices.Equal(got, tc.want) {
 				t.Fatalf("got %v, want %v", got, tc.want)
 			}
@@ -58,13 +58,13 @@ func TestLookPathUsesTheChildsPath(t *testing.T) {
 	}{
 		{"found on the child's PATH", "tool", "/nonexistent:" + dir, exe, nil},
 		{"a path is used as is", "./relative/tool", "", "./relative/tool", nil},
-		{"not executable", "data", dir, "", errCommandNotFound},
-		{"relative PATH entries are skipped", "tool", ".:relative", "", errCommandNotFound},
-		{"missing", "nope", dir, "", errCommandNotFound},
+		{"not executable", "data", dir, "", ErrCommandNotFound},
+		{"relative PATH entries are skipped", "tool", ".:relative", "", ErrCommandNotFound},
+		{"missing", "nope", dir, "", ErrCommandNotFound},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			got, err := lookPath(tc.command, tc.path)
+			got, err := LookPath(tc.command, tc.path)
 			if got != tc.want || !errors.Is(err, tc.err) {
 				t.Fatalf("got %q, %v; want %q, %v", got, err, tc.want, tc.err)
 			}

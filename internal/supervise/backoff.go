@@ -1,6 +1,7 @@
-package hub
+package supervise
 
 import (
+	"context"
 	"math/rand/v2"
 	"time"
 )
@@ -15,8 +16,8 @@ type RestartPolicy struct {
 	MaxDelay    time.Duration // largest ceiling (default 10s)
 }
 
-// withDefaults fills the zero fields of p.
-func (p RestartPolicy) withDefaults() RestartPolicy {
+// WithDefaults fills the zero fields of p.
+func (p RestartPolicy) WithDefaults() RestartPolicy {
 	if p.MaxFailures <= 0 {
 		p.MaxFailures = 5
 	}
@@ -35,27 +36,27 @@ func (p RestartPolicy) withDefaults() RestartPolicy {
 	return p
 }
 
-// failureLog remembers when one server recently failed and turns that into a
+// FailureLog remembers when one server recently failed and turns that into a
 // restart delay ("full jitter": uniform between zero and the ceiling).
-type failureLog struct {
-	policy RestartPolicy
+type FailureLog struct {
+	Policy RestartPolicy // with its defaults filled in
 	times  []time.Time
 	// jitter returns a value in [0, n]; replaced in tests.
 	jitter func(n int64) int64
 }
 
-func newFailureLog(policy RestartPolicy) *failureLog {
-	return &failureLog{
-		policy: policy.withDefaults(),
+func NewFailureLog(policy RestartPolicy) *FailureLog {
+	return &FailureLog{
+		Policy: policy.WithDefaults(),
 		jitter: func(n int64) int64 { return rand.Int64N(n + 1) },
 	}
 }
 
-// record notes a failure at now and returns how many failures fall within
+// Record notes a failure at now and returns how many failures fall within
 // the window ending at now.
-func (f *failureLog) record(now time.Time) int {
+func (f *FailureLog) Record(now time.Time) int {
 	f.times = append(f.times, now)
-	cutoff := now.Add(-f.policy.Window)
+	cutoff := now.Add(-f.Policy.Window)
 	kept := f.times[:0]
 	for _, t := range f.times {
 		if t.After(cutoff) {
@@ -66,29 +67,41 @@ func (f *failureLog) record(now time.Time) int {
 	return len(f.times)
 }
 
-// exhausted reports whether the recent failures reached the limit.
-func (f *failureLog) exhausted() bool {
-	return len(f.times) >= f.policy.MaxFailures
+// Exhausted reports whether the recent failures reached the limit.
+func (f *FailureLog) Exhausted() bool {
+	return len(f.times) >= f.Policy.MaxFailures
 }
 
-// delay is how long to wait before the next attempt, given the recent
+// Delay is how long to wait before the next attempt, given the recent
 // failures: a random duration up to BaseDelay·2^(failures-1), capped at
 // MaxDelay.
-func (f *failureLog) delay() time.Duration {
+func (f *FailureLog) Delay() time.Duration {
 	return f.jitteredDelay(f.ceiling(len(f.times)))
 }
 
-func (f *failureLog) ceiling(failures int) time.Duration {
-	ceiling := f.policy.BaseDelay
-	for i := 1; i < failures && ceiling < f.policy.MaxDelay; i++ {
+func (f *FailureLog) ceiling(failures int) time.Duration {
+	ceiling := f.Policy.BaseDelay
+	for i := 1; i < failures && ceiling < f.Policy.MaxDelay; i++ {
 		ceiling *= 2
 	}
-	return min(ceiling, f.policy.MaxDelay)
+	return min(ceiling, f.Policy.MaxDelay)
 }
 
-func (f *failureLog) jitteredDelay(ceiling time.Duration) time.Duration {
+func (f *FailureLog) jitteredDelay(ceiling time.Duration) time.Duration {
 	if ceiling <= 0 {
 		return 0
 	}
 	return time.Duration(f.jitter(int64(ceiling)))
+}
+
+// Sleep waits d or until ctx ends; it reports whether d passed.
+func Sleep(ctx context.Context, d time.Duration) bool {
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-t.C:
+		return true
+	case <-ctx.Done():
+		return false
+	}
 }

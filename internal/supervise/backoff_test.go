@@ -1,4 +1,4 @@
-package hub
+package supervise
 
 import (
 	"testing"
@@ -6,12 +6,12 @@ import (
 )
 
 func TestRestartPolicyDefaults(t *testing.T) {
-	got := RestartPolicy{}.withDefaults()
+	got := RestartPolicy{}.WithDefaults()
 	want := RestartPolicy{MaxFailures: 5, Window: 60 * time.Second, BaseDelay: 200 * time.Millisecond, MaxDelay: 10 * time.Second}
 	if got != want {
 		t.Fatalf("defaults: got %+v, want %+v", got, want)
 	}
-	if p := (RestartPolicy{BaseDelay: time.Second, MaxDelay: time.Millisecond}).withDefaults(); p.MaxDelay != time.Second {
+	if p := (RestartPolicy{BaseDelay: time.Second, MaxDelay: time.Millisecond}).WithDefaults(); p.MaxDelay != time.Second {
 		t.Fatalf("MaxDelay below BaseDelay must be raised: %+v", p)
 	}
 }
@@ -30,13 +30,13 @@ func TestFailureLogDelayCeilings(t *testing.T) {
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			f := newFailureLog(RestartPolicy{MaxFailures: 1000, Window: time.Hour})
+			f := NewFailureLog(RestartPolicy{MaxFailures: 1000, Window: time.Hour})
 			f.jitter = func(n int64) int64 { return n } // the ceiling itself
 			now := time.Unix(1000, 0)
 			for i := range tc.failures {
-				f.record(now.Add(time.Duration(i) * time.Millisecond))
+				f.Record(now.Add(time.Duration(i) * time.Millisecond))
 			}
-			if got := f.delay(); got != tc.want {
+			if got := f.Delay(); got != tc.want {
 				t.Fatalf("delay after %d failures: got %s, want %s", tc.failures, got, tc.want)
 			}
 		})
@@ -44,18 +44,18 @@ func TestFailureLogDelayCeilings(t *testing.T) {
 }
 
 func TestFailureLogJitterStaysUnderCeiling(t *testing.T) {
-	f := newFailureLog(RestartPolicy{})
-	f.record(time.Unix(1000, 0))
-	f.record(time.Unix(1001, 0))
+	f := NewFailureLog(RestartPolicy{})
+	f.Record(time.Unix(1000, 0))
+	f.Record(time.Unix(1001, 0))
 	for range 200 {
-		if d := f.delay(); d < 0 || d > 400*time.Millisecond {
+		if d := f.Delay(); d < 0 || d > 400*time.Millisecond {
 			t.Fatalf("jittered delay %s outside [0, 400ms]", d)
 		}
 	}
 }
 
 func TestFailureLogWindow(t *testing.T) {
-	f := newFailureLog(RestartPolicy{MaxFailures: 3, Window: time.Minute})
+	f := NewFailureLog(RestartPolicy{MaxFailures: 3, Window: time.Minute})
 	start := time.Unix(1000, 0)
 	steps := []struct {
 		at        time.Duration
@@ -69,8 +69,8 @@ func TestFailureLogWindow(t *testing.T) {
 		{71 * time.Second, 3, true},
 	}
 	for _, s := range steps {
-		if got := f.record(start.Add(s.at)); got != s.recent || f.exhausted() != s.exhausted {
-			t.Fatalf("at %s: recent %d exhausted %v, want %d %v", s.at, got, f.exhausted(), s.recent, s.exhausted)
+		if got := f.Record(start.Add(s.at)); got != s.recent || f.Exhausted() != s.exhausted {
+			t.Fatalf("at %s: recent %d exhausted %v, want %d %v", s.at, got, f.Exhausted(), s.recent, s.exhausted)
 		}
 	}
 }

@@ -1,4 +1,4 @@
-package hub
+package proc
 
 import (
 	"errors"
@@ -8,8 +8,8 @@ import (
 	"strings"
 )
 
-// inheritedEnvNames are the hub's variables a stdio child may see. Anything
-// else (API keys, tokens) stays with the hub; a server that needs more gets
+// inheritedEnvNames are toolhub's variables a child may see. Anything
+// else (API keys, tokens) stays with toolhub; a server that needs more gets
 // it through its configured env.
 var inheritedEnvNames = []string{
 	"PATH", "HOME", "USER", "LOGNAME", "SHELL", "TERM", "TMPDIR", "LANG", "TZ",
@@ -18,10 +18,10 @@ var inheritedEnvNames = []string{
 // inheritedEnvPrefixes are variable-name prefixes passed through as well.
 var inheritedEnvPrefixes = []string{"LC_"}
 
-// childEnv builds a stdio child's environment: the allow-listed variables of
+// ChildEnv builds a child's environment: the allow-listed variables of
 // parent (in os.Environ form) plus configured, which wins on conflicts. The
 // result is sorted by name.
-func childEnv(parent []string, configured map[string]string) []string {
+func ChildEnv(parent []string, configured map[string]string) []string {
 	vars := make(map[string]string, len(inheritedEnvNames)+len(configured))
 	for _, kv := range parent {
 		name, value, ok := strings.Cut(kv, "=")
@@ -62,14 +62,14 @@ func envValue(env []string, name string) string {
 	return ""
 }
 
-// errCommandNotFound is returned when a stdio command is on no PATH entry.
-var errCommandNotFound = errors.New("executable file not found in the server's PATH")
+// ErrCommandNotFound is returned when a command is on no PATH entry.
+var ErrCommandNotFound = errors.New("executable file not found in the server's PATH")
 
-// lookPath resolves command the way a shell would with the child's PATH,
-// not the hub's: a configured PATH must decide which binary runs. Commands
+// LookPath resolves command the way a shell would with the child's PATH,
+// not toolhub's: a configured PATH must decide which binary runs. Commands
 // containing a slash are returned unchanged; relative PATH entries are
 // skipped.
-func lookPath(command, pathList string) (string, error) {
+func LookPath(command, pathList string) (string, error) {
 	if strings.Contains(command, "/") {
 		return command, nil
 	}
@@ -82,5 +82,5 @@ func lookPath(command, pathList string) (string, error) {
 			return candidate, nil
 		}
 	}
-	return "", errCommandNotFound
+	return "", ErrCommandNotFound
 }

@@ -1,4 +1,4 @@
-package hub
+package modelhost
 
 import (
 	"context"
