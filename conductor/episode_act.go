@@ -1,6 +1,7 @@
 package conductor
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"slices"
@@ -75,13 +76,17 @@ func (ep *episode) callModel(ctx context.Context, call ModelCall) *Outcome {
 }
 
 // requestBody is the body call sends: the policy's own, except for the
-// first request to the orchestrator of a replay, which is sent as recorded.
+// first request to the orchestrator of a replay, which is sent as recorded
+// (and noted when the policy would now send another).
 func (ep *episode) requestBody(call ModelCall) []byte {
 	if ep.replayFirst == nil || call.Endpoint != ep.orchestrator {
 		return call.Body
 	}
 	body := ep.replayFirst
 	ep.replayFirst = nil
+	if !bytes.Equal(body, call.Body) {
+		ep.observe("replay: the recorded first request differs from the one the policy renders now; later turns follow the policy's own")
+	}
 	return body
 }
 
