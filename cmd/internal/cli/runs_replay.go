@@ -11,6 +11,7 @@ import (
 	"net/url"
 	"slices"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/spf13/cobra"
 	"github.com/tidwall/sjson"
@@ -96,6 +97,9 @@ func (t *replayTarget) check(locality string) error {
 	u, err := url.Parse(t.BaseURL)
 	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
 		return usageError("--model %q: want an http or https base URL such as http://127.0.0.1:8001/v1", t.BaseURL)
+	}
+	if !utf8.ValidString(t.ModelID) {
+		return usageError("--model-id %q: not UTF-8", t.ModelID)
 	}
 	switch hub.Locality(locality) {
 	case hub.LocalityLocal, hub.LocalityRemote:

@@ -6,6 +6,7 @@ import (
 	"net"
 	"strings"
 	"testing"
+	"unicode/utf8"
 
 	"github.com/toolhub/toolhub/conductor"
 	"github.com/toolhub/toolhub/internal/scriptedmodel"
@@ -297,4 +298,34 @@ func TestReplaySendsTheStoredRequest(t *testing.T) {
 	if !noted {
 		t.Fatalf("the changed request was not noted: %+v", replay.Steps)
 	}
+}
+
+// FuzzReplayRewrite feeds stored first requests of any shape to the model
+// rewrite: it never panics, and a JSON object it rewrites names the new
+// model and stays JSON.
+func FuzzReplayRewrite(f *testing.F) {
+	f.Add([]byte(`{"model":"a","messages":[{"role":"user","content":"q"}]}`), "b")
+	f.Add([]byte(`{"messages":[]}`), "")
+	f.Add([]byte(`[1,2]`), "m")
+	f.Fuzz(func(t *testing.T, body []byte, id string) {
+		if !utf8.ValidString(id) {
+			return // check refuses such a --model-id
+		}
+		target := replayTarget{ModelID: id}
+		out, err := target.rewrite(body)
+		if err != nil || id == "" {
+			return
+		}
+		var got struct {
+			Model string `json:"model"`
+		}
+		if json.Valid(body) && isJSONObject(body) && (json.Unmarshal(out, &got) != nil || got.Model != id) {
+			t.Fatalf("rewrite of %s to %q gave %s", body, id, out)
+		}
+	})
+}
+
+func isJSONObject(b []byte) bool {
+	b = bytes.TrimSpace(b)
+	return len(b) > 0 && b[0] == '{'
 }
