@@ -29,6 +29,8 @@ type Request struct {
 	MaxTurns int
 	// Expected is the known answer, for rewards; usually empty.
 	Expected string
+	// Replay continues a recorded run on another model; nil for a new one.
+	Replay *Replay
 }
 
 // Planner turns a request into what the engine runs: the task (its guard,
@@ -91,7 +93,7 @@ func (e *Engine) Run(ctx context.Context, req Request) (*Run, error) {
 	if err != nil {
 		return nil, fmt.Errorf("plan episode: %w", err)
 	}
-	task.RunID = req.RunID
+	task.RunID, task.Replay = req.RunID, req.Replay
 	run, err := e.eps.Run(ctx, task, policy)
 	if err != nil {
 		return run, fmt.Errorf("run episode: %w", err)

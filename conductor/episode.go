@@ -41,7 +41,7 @@ type EpisodesConfig struct {
 	Bus          *events.Bus // nil: events are not published
 	// MaxResultChars caps the text kept from one tool result (default 16000).
 	MaxResultChars int
-	// KeepRequests stores every model request body in the trace.
+	// KeepRequests stores every model request and reply body in the trace.
 	KeepRequests bool
 }
 
@@ -99,6 +99,7 @@ type Task struct {
 	// when it talks to the orchestrator. Advice only: Guard, BudgetUSD,
 	// Deadline and MaxTurns are what the hub enforces.
 	Preference string
+	Replay     *Replay // nil: a new episode
 }
 
 // episode is the mutable part of one run, shared by State's methods.
@@ -112,6 +113,8 @@ type episode struct {
 	run      *Run
 	turn     int
 	stop     *limitStop // set when the budget ended the episode
+	// replayFirst is a replay's recorded first orchestrator request, until sent.
+	replayFirst []byte
 }
 
 func (ep *episode) record(s Step) {
@@ -142,6 +145,9 @@ func (e *Episodes) Run(ctx context.Context, task Task, policy Policy) (*Run, err
 	}
 	ep := &episode{Episodes: e, run: run, guard: combineGuards(e.guard, task.Guard),
 		budget: task.BudgetUSD, deadline: task.Deadline}
+	if task.Replay != nil {
+		run.ReplayOf, ep.replayFirst = task.Replay.Of, task.Replay.FirstRequest
+	}
 	st := e.newState(ep, task)
 	e.bus.Publish(events.RunStarted, run.ID, run.clone())
 	start := time.Now()

@@ -1,6 +1,7 @@
 package conductor
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"slices"
@@ -48,13 +49,14 @@ func (ep *episode) callModel(ctx context.Context, call ModelCall) *Outcome {
 	if err := ep.checkModel(info, call.Role); err != nil {
 		return ep.refuse(step, err)
 	}
-	if err := ep.admit(info.CostUSD(expectedTokens(call.Body)), "model "+call.Endpoint); err != nil {
+	body := ep.requestBody(call)
+	if err := ep.admit(info.CostUSD(expectedTokens(body)), "model "+call.Endpoint); err != nil {
 		return ep.refuse(step, err)
 	}
 	if ep.keepBodies {
-		step.Request = call.Body
+		step.Request = body
 	}
-	reply, err := m.Complete(ctx, call.Body)
+	reply, err := m.Complete(ctx, body)
 	if err != nil {
 		step.Error = err.Error()
 		ep.record(step)
@@ -65,9 +67,27 @@ func (ep *episode) callModel(ctx context.Context, call ModelCall) *Outcome {
 	step.CostUnknown = reply.CostUnknown
 	step.Wall = reply.Duration
 	step.Response, step.ToolCalls = reply.Content, reply.ToolCalls
+	if ep.keepBodies {
+		step.Reply = reply.Body
+	}
 	ep.record(step)
 	ep.settle()
 	return &Outcome{Reply: reply}
+}
+
+// requestBody is the body call sends: the policy's own, except for the
+// first request to the orchestrator of a replay, which is sent as recorded
+// (and noted when the policy would now send another).
+func (ep *episode) requestBody(call ModelCall) []byte {
+	if ep.replayFirst == nil || call.Endpoint != ep.orchestrator {
+		return call.Body
+	}
+	body := ep.replayFirst
+	ep.replayFirst = nil
+	if !bytes.Equal(body, call.Body) {
+		ep.observe("replay: the recorded first request differs from the one the policy renders now; later turns follow the policy's own")
+	}
+	return body
 }
 
 // refuse records a call that was not made and returns why.

@@ -52,6 +52,7 @@ type Step struct {
 	Error       string          `json:"error,omitempty"`
 	Text        string          `json:"text,omitempty"`       // observation text or a short result
 	Request     []byte          `json:"request,omitempty"`    // model request body, when kept
+	Reply       []byte          `json:"reply,omitempty"`      // model reply body, when kept
 	Response    string          `json:"response,omitempty"`   // model reply content or tool result text
 	ToolCalls   json.RawMessage `json:"tool_calls,omitempty"` // the model's parsed tool calls, as sent
 }
@@ -103,7 +104,16 @@ type Run struct {
 	Error    string `json:"error,omitempty"`
 	Steps    []Step `json:"steps"`
 	Totals   Totals `json:"totals"`
-	Expected string `json:"expected,omitempty"` // known correct answer, for rewards
+	Expected string `json:"expected,omitempty"`  // known correct answer, for rewards
+	ReplayOf string `json:"replay_of,omitempty"` // the recorded run this one replays
+}
+
+// Replay makes an episode continue a recorded one on another model: its
+// first request to the orchestrator is FirstRequest, sent as recorded
+// instead of the policy's own; every later request is the policy's.
+type Replay struct {
+	Of           string // the recorded run's id
+	FirstRequest []byte
 }
 
 // Add appends s to the trace, numbering it and adding it to the totals.

@@ -148,7 +148,8 @@ func TestConductorReturnsTraceAndProgress(t *testing.T) {
 	if err := json.Unmarshal(raw, &tr); err != nil {
 		t.Fatal(err)
 	}
-	if tr.Answer != "42" || len(tr.Steps) != 3 || tr.Totals.USD != 0.0102 || tr.Steps[1].Millis != 12 {
+	if tr.Answer != "42" || len(tr.Steps) != 4 || tr.Totals.USD != 0.0102 || tr.Steps[1].Millis != 12 ||
+		tr.Steps[2].Kind != "observation" || tr.Steps[2].Text != "42" || tr.Steps[1].Text != "" {
 		t.Errorf("trace %+v", tr)
 	}
 	want := []string{

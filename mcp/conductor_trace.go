@@ -40,7 +40,13 @@ type TraceStep struct {
 	CostUnknown bool    `json:"cost_unknown,omitempty"`
 	Millis      float64 `json:"ms"`
 	Error       string  `json:"error,omitempty"`
+	// Text is an observation's note (an invalid call, a skipped action),
+	// cut to maxObservationChars.
+	Text string `json:"text,omitempty"`
 }
+
+// maxObservationChars caps an observation's text in a trace.
+const maxObservationChars = 500
 
 // TraceTotals sum the steps.
 type TraceTotals struct {
@@ -53,15 +59,13 @@ type TraceTotals struct {
 	Millis     float64 `json:"ms"`
 }
 
-// NewTrace turns a run into its trace; observation steps are left out (their
-// text is in the run log, not in a client's context window).
+// NewTrace turns a run into its trace, every step included: an observation
+// step carries its note, cut to maxObservationChars (the whole text is in
+// the run log).
 func NewTrace(run *conductor.Run) Trace {
 	t := Trace{RunID: run.ID, Status: string(run.Status), Answer: run.Answer, Forced: run.Forced,
 		Error: run.Error, Mode: string(run.Mode), Policy: run.Policy, Steps: []TraceStep{}}
 	for _, s := range run.Steps {
-		if s.Kind == conductor.StepObservation {
-			continue
-		}
 		t.Steps = append(t.Steps, traceStep(s))
 	}
 	tt := run.Totals
@@ -73,7 +77,18 @@ func NewTrace(run *conductor.Run) Trace {
 func traceStep(s conductor.Step) TraceStep {
 	return TraceStep{Index: s.Index, Turn: s.Turn, Kind: string(s.Kind), Tool: s.Tool, Alias: s.Alias,
 		Model: s.Model, Locality: string(s.Locality), TokensIn: s.TokensIn, TokensOut: s.TokensOut,
-		Estimated: s.Estimated, USD: s.USD, CostUnknown: s.CostUnknown, Millis: millis(s.Wall), Error: s.Error}
+		Estimated: s.Estimated, USD: s.USD, CostUnknown: s.CostUnknown, Millis: millis(s.Wall), Error: s.Error,
+		Text: observationText(s)}
+}
+
+func observationText(s conductor.Step) string {
+	if s.Kind != conductor.StepObservation {
+		return ""
+	}
+	if r := []rune(s.Text); len(r) > maxObservationChars {
+		return string(r[:maxObservationChars]) + "…"
+	}
+	return s.Text
 }
 
 func millis(d time.Duration) float64 { return float64(d.Microseconds()) / 1000 }

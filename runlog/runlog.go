@@ -57,9 +57,15 @@ func runLogOptions(dir string) badger.Options {
 // Close flushes and closes the log.
 func (l *RunLog) Close() error { return l.db.Close() }
 
-// Put stores run, replacing any earlier version with the same ID.
+// Put stores run, replacing any earlier version with the same ID. Its
+// request and reply bodies are stored once each under their sha256 and the
+// run refers to them (see record).
 func (l *RunLog) Put(run *conductor.Run) error {
-	data, err := json.Marshal(run)
+	rec, bodies := newRecord(run)
+	if err := l.putBodies(bodies); err != nil {
+		return fmt.Errorf("store run %s: %w", run.ID, err)
+	}
+	data, err := json.Marshal(rec)
 	if err != nil {
 		return fmt.Errorf("encode run %s: %w", run.ID, err)
 	}
@@ -72,9 +78,9 @@ func (l *RunLog) Put(run *conductor.Run) error {
 	return nil
 }
 
-// Get returns the run with id.
+// Get returns the run with id, its request and reply bodies included.
 func (l *RunLog) Get(id string) (*conductor.Run, error) {
-	var run conductor.Run
+	var rec *record
 	err := l.db.View(func(txn *badger.Txn) error {
 		item, err := txn.Get([]byte(runKeyPrefix + id))
 		if errors.Is(err, badger.ErrKeyNotFound) {
@@ -83,15 +89,22 @@ func (l *RunLog) Get(id string) (*conductor.Run, error) {
 		if err != nil {
 			return err
 		}
-		return item.Value(func(v []byte) error { return json.Unmarshal(v, &run) })
+		return item.Value(func(v []byte) (err error) {
+			rec, err = decodeRecord(v)
+			return err
+		})
 	})
 	if err != nil {
 		return nil, err
 	}
-	return &run, nil
+	if err := l.resolveBodies(rec); err != nil {
+		return nil, fmt.Errorf("run %s: %w", id, err)
+	}
+	return &rec.Run, nil
 }
 
-// List returns up to limit runs (0: all), newest first.
+// List returns up to limit runs (0: all), newest first, without their
+// request and reply bodies (Get has them).
 func (l *RunLog) List(limit int) ([]*conductor.Run, error) {
 	var runs []*conductor.Run
 	err := l.db.View(func(txn *badger.Txn) error {
@@ -102,11 +115,15 @@ func (l *RunLog) List(limit int) ([]*conductor.Run, error) {
 		defer it.Close()
 		// Reverse iteration starts from the largest key with the prefix.
 		for it.Seek([]byte(runKeyPrefix + "\xff")); it.ValidForPrefix(opts.Prefix); it.Next() {
-			var run conductor.Run
-			if err := it.Item().Value(func(v []byte) error { return json.Unmarshal(v, &run) }); err != nil {
+			var rec *record
+			err := it.Item().Value(func(v []byte) (err error) {
+				rec, err = decodeRecord(v)
+				return err
+			})
+			if err != nil {
 				return fmt.Errorf("decode %s: %w", it.Item().Key(), err)
 			}
-			runs = append(runs, &run)
+			runs = append(runs, &rec.Run)
 			if limit > 0 && len(runs) == limit {
 				break
 			}

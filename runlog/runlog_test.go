@@ -47,7 +47,18 @@ func TestRunLogStoresAndLists(t *testing.T) {
 	}
 }
 
-func TestExportTrajectory(t *testing.T) {
+func decodeMessages(t *testing.T, raws []json.RawMessage) []traceMessage {
+	t.Helper()
+	out := make([]traceMessage, len(raws))
+	for i, raw := range raws {
+		if err := json.Unmarshal(raw, &out[i]); err != nil {
+			t.Fatalf("message %d: %v: %s", i, err, raw)
+		}
+	}
+	return out
+}
+
+func TestExportTrajectoryFromTrace(t *testing.T) {
 	cases := []struct {
 		name    string
 		answer  string
@@ -66,12 +77,13 @@ func TestExportTrajectory(t *testing.T) {
 				tr.Reward.ToolCounts["answer-1"] != 1 || tr.Reward.ToolCounts["search_documents"] != 1 || len(tr.Reward.ToolCounts) != 2 {
 				t.Fatalf("reward %+v", tr.Reward)
 			}
+			msgs := decodeMessages(t, tr.Messages)
 			roles := ""
-			for _, m := range tr.Messages {
+			for _, m := range msgs {
 				roles += m.Role + " "
 			}
-			if roles != "user assistant tool tool assistant " || tr.Messages[2].ToolCallID != "c1" || tr.Messages[2].Name != "answer-1" {
-				t.Fatalf("messages %+v", tr.Messages)
+			if tr.Source != SourceTrace || roles != "user assistant tool tool assistant " || msgs[2].ToolCallID != "c1" || msgs[2].Name != "answer-1" {
+				t.Fatalf("source %s, messages %+v", tr.Source, msgs)
 			}
 		})
 	}

@@ -29,7 +29,7 @@ func (g *globals) startDaemon(ctx context.Context) (*daemon.Daemon, error) {
 // newDaemon loads the config and builds the daemon every command runs: the
 // hub, the built-in tools, the run log, the preferences (followed live when
 // long is set, for serve) and the MCP surface.
-func (g *globals) newDaemon(mo mcp.Options, long bool) (*daemon.Daemon, error) {
+func (g *globals) newDaemon(mo mcp.Options, long bool, edits ...func(*daemon.Options)) (*daemon.Daemon, error) {
 	cfg, err := g.loadConfig()
 	if err != nil {
 		return nil, err
@@ -38,7 +38,7 @@ func (g *globals) newDaemon(mo mcp.Options, long bool) (*daemon.Daemon, error) {
 	if err != nil {
 		return nil, err
 	}
-	d, err := daemon.New(daemon.Options{
+	opts := daemon.Options{
 		Config:    cfg,
 		Logger:    g.logger(),
 		RunLogDir: runs,
@@ -48,7 +48,11 @@ func (g *globals) newDaemon(mo mcp.Options, long bool) (*daemon.Daemon, error) {
 		OpenIndex: func(ctx context.Context) (*retriever.Index, error) {
 			return g.openIndex(ctx, cfg.Documents, true)
 		},
-	})
+	}
+	for _, edit := range edits {
+		edit(&opts)
+	}
+	d, err := daemon.New(opts)
 	if err != nil {
 		return nil, asUsage(err)
 	}

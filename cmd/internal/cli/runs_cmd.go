@@ -1,7 +1,6 @@
 package cli
 
 import (
-	"encoding/json"
 	"errors"
 	"fmt"
 	"strconv"
@@ -32,11 +31,11 @@ func withRunLog(fn func(*runlog.RunLog) error) error {
 func newRunsCommand(g *globals) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "runs",
-		Short: "List, show and export past runs",
+		Short: "List, show, export and replay past runs",
 		Long: `Every "toolhub run" is stored in the run log under
 $XDG_DATA_HOME/toolhub/runs (~/.local/share/toolhub/runs).`,
 	}
-	cmd.AddCommand(newRunsListCommand(g), newRunsShowCommand(g), newRunsExportCommand(g))
+	cmd.AddCommand(newRunsListCommand(g), newRunsShowCommand(g), newRunsExportCommand(g), newRunsReplayCommand(g))
 	return cmd
 }
 
@@ -97,41 +96,5 @@ func newRunsShowCommand(g *globals) *cobra.Command {
 		},
 	}
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print the run as JSON")
-	return cmd
-}
-
-func newRunsExportCommand(g *globals) *cobra.Command {
-	var limit int
-	var jsonl bool
-	cmd := &cobra.Command{
-		Use:   "export",
-		Short: "Export runs as JSONL trajectories",
-		Long: `Prints one JSON object per line per run: the episode as chat messages with
-tool calls (the shape RL training reads) and the paper's reward components:
-calls per tool or alias, outcome (when the expected answer is known), -cost in
-USD and -latency in seconds.`,
-		Args: cobra.NoArgs,
-		RunE: func(*cobra.Command, []string) error {
-			if !jsonl {
-				return usageError("only --jsonl is supported")
-			}
-			return withRunLog(func(log *runlog.RunLog) error {
-				runs, err := log.List(limit)
-				if err != nil {
-					return err
-				}
-				enc := json.NewEncoder(g.stdio.Out)
-				enc.SetEscapeHTML(false)
-				for _, r := range runs {
-					if err := enc.Encode(runlog.ExportTrajectory(r)); err != nil {
-						return err
-					}
-				}
-				return nil
-			})
-		},
-	}
-	cmd.Flags().IntVar(&limit, "limit", 0, "at most this many runs, newest first (0: all)")
-	cmd.Flags().BoolVar(&jsonl, "jsonl", true, "one trajectory per line")
 	return cmd
 }

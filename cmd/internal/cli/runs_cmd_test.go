@@ -43,7 +43,13 @@ func TestRunsListShowExport(t *testing.T) {
 	if code != 0 || len(lines) != 1 || json.Unmarshal([]byte(lines[0]), &tr) != nil {
 		t.Fatalf("export: exit %d\n%s", code, stdout)
 	}
-	if tr.ID != run.ID || tr.Messages[1].Role != "assistant" || len(tr.Messages[1].ToolCalls) == 0 || tr.Reward.ToolCounts["answer-1"] != 1 {
+	var reply struct {
+		Role      string          `json:"role"`
+		ToolCalls json.RawMessage `json:"tool_calls"`
+	}
+	last := tr.Messages[len(tr.Messages)-1]
+	if tr.ID != run.ID || tr.Source != runlog.SourceBodies || json.Unmarshal(last, &reply) != nil ||
+		reply.Role != "assistant" || len(reply.ToolCalls) == 0 || tr.Reward.ToolCounts["answer-1"] != 1 {
 		t.Fatalf("trajectory %+v", tr)
 	}
 }

@@ -53,7 +53,7 @@ func TestResearchThroughServe(t *testing.T) {
 		t.Errorf("total $%.9f, want $%.9f", tr.Totals.USD, want)
 	}
 	checkTotals(t, tr)
-	checkProgress(t, progress.all(), len(tr.Steps), "tool search_documents · local")
+	checkProgress(t, progress.all(), len(tr.Steps)-len(stepsOf(tr, conductor.StepObservation)), "tool search_documents · local")
 	var stored conductor.Run
 	if err := json.Unmarshal([]byte(e.toolhub(t, "runs", "show", "--json", tr.RunID)), &stored); err != nil {
 		t.Fatal(err)
@@ -100,7 +100,7 @@ func TestOrchestrateThroughServe(t *testing.T) {
 		t.Errorf("memory server lacks the entity: %s", graph)
 	}
 	checkTotals(t, tr)
-	checkProgress(t, progress.all(), len(tr.Steps), "tool everything__echo · local")
+	checkProgress(t, progress.all(), len(tr.Steps)-len(stepsOf(tr, conductor.StepObservation)), "tool everything__echo · local")
 }
 
 func TestEpisodeTurnCapThroughServe(t *testing.T) {

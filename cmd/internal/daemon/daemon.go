@@ -48,6 +48,10 @@ type Options struct {
 	WatchPreferences bool
 	// NoConductor leaves the orchestrate and research tools out.
 	NoConductor bool
+	// EditOrchestrator, when set, changes the configured orchestrator
+	// endpoint before anything is built from it (toolhub runs replay points
+	// it at another server).
+	EditOrchestrator func(*llm.ModelEndpoint)
 }
 
 // Daemon is everything toolhub runs, built and wired.
@@ -112,6 +116,9 @@ func New(opts Options) (d *Daemon, err error) {
 	models, err := LoadModels(opts.Config)
 	if err != nil {
 		return nil, fmt.Errorf("build daemon: %w", err)
+	}
+	if opts.EditOrchestrator != nil {
+		opts.EditOrchestrator(&models.Orchestrator)
 	}
 	host, err := NewModelHost(models, opts.LookupEnv, opts.Logger)
 	if err != nil {

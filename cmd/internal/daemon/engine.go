@@ -30,8 +30,10 @@ func newEngine(h *hub.Hub, m *config.Models, bus *events.Bus, opts llm.ModelOpti
 	if err != nil {
 		return nil, nil, fmt.Errorf("build models: %w", err)
 	}
+	// Every request and reply body is kept: the run log stores them (once
+	// each, by digest) for export and replay.
 	eps, err := conductor.NewEpisodes(conductor.EpisodesConfig{Tools: h, Models: models,
-		Orchestrator: m.Orchestrator.Name, Bus: bus})
+		Orchestrator: m.Orchestrator.Name, Bus: bus, KeepRequests: true})
 	if err != nil {
 		return nil, nil, fmt.Errorf("build episodes: %w", err)
 	}
