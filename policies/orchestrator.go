@@ -112,7 +112,7 @@ func (o *Orchestrator) fallbackPolicy() Fallback {
 	if o.Fallback != nil {
 		return o.Fallback
 	}
-	return &RetrieveAnswer{Temperature: o.Temperature, Counter: o.Counter}
+	return &RetrieveAnswer{Counter: o.Counter}
 }
 
 // useFallback hands this and every later decision to the fallback, which
