@@ -77,7 +77,7 @@ func (r *RetrieveAnswer) decide(st *conductor.State, mem *RetrieveMemory, last *
 	}
 	alias := aliasesFor([]llm.ModelInfo{model}, RoleAnswer).aliases
 	if len(alias) == 0 {
-		alias = []Alias{{Name: "answer-1", Role: RoleAnswer, AnswerStyle: StyleBoxed, ContextLength: model.ContextLength}}
+		alias = []Alias{{Name: "answer-1", Role: RoleAnswer, AnswerStyle: StyleBoxed, ContextLength: model.ContextLength, Locality: model.Locality}}
 	}
 	x := researchExpert{st: st, state: evidence, alias: alias[0], endpoint: model.Name, counter: r.Counter}
 	if x.counter == nil {

@@ -78,9 +78,10 @@ func codeStdout(res *hub.CallResult) string {
 	return conductor.ResultText(res.Raw, 0)
 }
 
-// searchArgs are the arguments of a search tool call: the query, and for
-// a tool whose schema takes them (the built-in search_documents), the
-// reference's top 50 as single passages rather than one hit per file.
+// searchArgs are the arguments of a search tool call (protocol §3.7): the
+// query, and for a tool whose schema takes them (the built-in
+// search_documents), the reference's top 50 as single passages rather than
+// one hit per file.
 func searchArgs(tool *hub.Tool, query string) json.RawMessage {
 	args := map[string]any{"query": query}
 	if tool.Name == ToolSearchDocuments {

@@ -18,6 +18,7 @@ type researchExpert struct {
 	counter  TokenCounter
 }
 
+// settings are the expert's budgets and sampling (protocol §3.7).
 func (x researchExpert) settings() ExpertSettings {
 	return ExpertSettingsFor(modelID(x.st, x.endpoint), x.alias)
 }

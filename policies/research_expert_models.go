@@ -32,8 +32,9 @@ var (
 	familyMath7 = expertFamily{name: "qwen2.5-math-7b", docChars: 1000, code: 1000, total: 2000, temperature: 0.2, maxTokens: 2000}
 )
 
-// familyOf finds the reference family of a model id (matched as
-// KnownPrice matches: case, provider prefix and serving suffixes ignored).
+// familyOf finds the reference family (protocol §3.7) of a model id,
+// matched as KnownPrice matches: case, provider prefix and serving suffixes
+// ignored.
 func familyOf(modelID string) (expertFamily, bool) {
 	id := normalizeModelID(modelID)
 	switch {
