@@ -60,7 +60,7 @@ func (o *Orchestrator) toolsStep(st *conductor.State, mem *OrchestratorMemory, l
 func (o *Orchestrator) askExpert(st *conductor.State, mem *OrchestratorMemory, specs []ToolSpec, alias Alias, endpoint string) conductor.Action {
 	tools := ToolModeTools(specs, nil)
 	msgs := ToolModeMessages(ExpertSystem(o.policyText(specs)), mem.history, tools, o.counter())
-	body, err := EncodeRequest(ToolModeRequest(modelID(st, endpoint), o.Temperature, msgs, tools))
+	body, err := EncodeRequest(forOpenAIReasoning(ToolModeRequest(modelID(st, endpoint), o.Temperature, msgs, tools)))
 	if err != nil {
 		return fail(fmt.Errorf("render expert request: %w", err))
 	}

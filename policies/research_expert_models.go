@@ -109,3 +109,20 @@ func ExpertSettingsFor(modelID string, a Alias) ExpertSettings {
 	s.Budget.MaxTokens = min(s.Budget.MaxTokens, f.maxTokens)
 	return s
 }
+
+// forOpenAIReasoning adapts an expert request to OpenAI's reasoning models
+// (GPT-5, o-series), which refuse max_tokens and any temperature but 1: the
+// cap moves to max_completion_tokens and the temperature becomes 1, what
+// the reference sends GPT-5 (protocol §3.7). Other models' requests are
+// returned unchanged.
+func forOpenAIReasoning(req ChatRequest) ChatRequest {
+	f, ok := familyOf(req.Model)
+	if !ok || !f.completionTokens {
+		return req
+	}
+	if req.MaxTokens > 0 {
+		req.MaxCompletionTokens, req.MaxTokens = req.MaxTokens, 0
+	}
+	req.Temperature = float64Ptr(f.temperature)
+	return req
+}

@@ -58,6 +58,7 @@ func ToolModePolicy(tools []ToolSpec, privacy Privacy) string {
 	return b.String()
 }
 
+// privacyRule is the <policy> rule of a privacy setting (protocol §4, §5).
 func privacyRule(p Privacy) string {
 	switch p {
 	case PrivacyLocalOnly:
@@ -68,6 +69,7 @@ func privacyRule(p Privacy) string {
 	return privacyAny
 }
 
+// localityWord says where a listed tool runs (protocol §4).
 func localityWord(l hub.Locality) string {
 	if l == hub.LocalityLocal {
 		return "local"
@@ -75,8 +77,9 @@ func localityWord(l hub.Locality) string {
 	return "remote"
 }
 
-// toolPurpose is the first sentence of a description on one line, cut to
-// maxPolicyPurpose characters.
+// toolPurpose is what a tool is for in the <policy> (protocol §4): the
+// first sentence of its description on one line, cut to maxPolicyPurpose
+// characters.
 func toolPurpose(desc string) string {
 	s := strings.Join(strings.Fields(desc), " ")
 	if i := strings.Index(s, ". "); i >= 0 {

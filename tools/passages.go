@@ -24,8 +24,9 @@ type documentsContent struct {
 	Passages []Passage `json:"passages"`
 }
 
-// searchContent moves the hits' full texts into passages, in rank order: a
-// grouped hit is followed by the file's other matches. The hits keep their
+// searchContent moves the hits' full texts into passages (protocol §3.4:
+// one document per passage, best first), in rank order: a grouped hit is
+// followed by the file's other matches. The hits keep their
 // snippets only, so no text is carried twice.
 func searchContent(res *retriever.Results) documentsContent {
 	passages := make([]Passage, 0, len(res.Hits))
@@ -42,8 +43,9 @@ func searchContent(res *retriever.Results) documentsContent {
 	return documentsContent{Results: res, Passages: passages}
 }
 
-// webPassages are web results as passages: a result's text is its
-// snippet, which is all the search providers return.
+// webPassages are web results as passages (protocol §3.7, the web
+// fallback): a result's text is its snippet, all the search providers
+// return; the reference also extracts the pages, which toolhub does not.
 func webPassages(results []SearchResult) []Passage {
 	passages := make([]Passage, 0, len(results))
 	for _, r := range results {
