@@ -14,11 +14,10 @@ import (
 // With no model at all it returns the passages found and says so. It runs
 // the same way in both modes and always ends on its first turn.
 type RetrieveAnswer struct {
-	Name        string // how the run log names it; "retrieve-answer" when empty
-	Pick        func([]llm.ModelInfo) (llm.ModelInfo, bool)
-	Model       string // when set, only this endpoint may answer (fixed:MODEL)
-	Temperature float64
-	Counter     TokenCounter
+	Name    string // how the run log names it; "retrieve-answer" when empty
+	Pick    func([]llm.ModelInfo) (llm.ModelInfo, bool)
+	Model   string // when set, only this endpoint may answer (fixed:MODEL)
+	Counter TokenCounter
 }
 
 // RetrieveMemory is where a RetrieveAnswer episode stands.
@@ -78,10 +77,9 @@ func (r *RetrieveAnswer) decide(st *conductor.State, mem *RetrieveMemory, last *
 	}
 	alias := aliasesFor([]llm.ModelInfo{model}, RoleAnswer).aliases
 	if len(alias) == 0 {
-		alias = []Alias{{Name: "answer-1", Role: RoleAnswer, AnswerStyle: StyleBoxed, ContextLength: model.ContextLength}}
+		alias = []Alias{{Name: "answer-1", Role: RoleAnswer, AnswerStyle: StyleBoxed, ContextLength: model.ContextLength, Locality: model.Locality}}
 	}
-	x := researchExpert{st: st, state: evidence, alias: alias[0], endpoint: model.Name,
-		temperature: r.Temperature, counter: r.Counter}
+	x := researchExpert{st: st, state: evidence, alias: alias[0], endpoint: model.Name, counter: r.Counter}
 	if x.counter == nil {
 		x.counter = DefaultCounter()
 	}

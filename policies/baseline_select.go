@@ -22,7 +22,7 @@ const (
 // settings and the baselines' temperature.
 func NewPolicy(spec string, orch Orchestrator) (conductor.Policy, error) {
 	base := func(name string, pick func([]llm.ModelInfo) (llm.ModelInfo, bool)) conductor.Policy {
-		return &RetrieveAnswer{Name: name, Pick: pick, Temperature: orch.Temperature, Counter: orch.Counter}
+		return &RetrieveAnswer{Name: name, Pick: pick, Counter: orch.Counter}
 	}
 	switch {
 	case spec == "" || spec == PolicyOrchestrator:
@@ -38,7 +38,7 @@ func NewPolicy(spec string, orch Orchestrator) (conductor.Policy, error) {
 		return newBlendPolicy(spec, orch)
 	case strings.HasPrefix(spec, PolicyFixedPrefix) && len(spec) > len(PolicyFixedPrefix):
 		name := strings.TrimPrefix(spec, PolicyFixedPrefix)
-		p := &RetrieveAnswer{Name: spec, Pick: Fixed(name), Model: name, Temperature: orch.Temperature, Counter: orch.Counter}
+		p := &RetrieveAnswer{Name: spec, Pick: Fixed(name), Model: name, Counter: orch.Counter}
 		return p, nil
 	}
 	return nil, fmt.Errorf("unknown policy %q (want orchestrator, fixed:MODEL, cheapest, strongest, retrieve-answer, knn[:PATH] or blend[:PATH])", spec)

@@ -18,15 +18,17 @@ const (
 // ChatRequest is the body of POST /v1/chat/completions, field for field as in
 // OpenAI's Chat Completions API. Temperature is a pointer so that 0 is sent.
 type ChatRequest struct {
-	Model             string         `json:"model"`
-	Messages          []Message      `json:"messages"`
-	Tools             []Tool         `json:"tools,omitempty"`
-	ToolChoice        any            `json:"tool_choice,omitempty"`
-	Temperature       *float64       `json:"temperature,omitempty"`
-	MaxTokens         int            `json:"max_tokens,omitempty"`
-	ParallelToolCalls *bool          `json:"parallel_tool_calls,omitempty"`
-	Stream            bool           `json:"stream,omitempty"`
-	StreamOptions     *StreamOptions `json:"stream_options,omitempty"`
+	Model       string    `json:"model"`
+	Messages    []Message `json:"messages"`
+	Tools       []Tool    `json:"tools,omitempty"`
+	ToolChoice  any       `json:"tool_choice,omitempty"`
+	Temperature *float64  `json:"temperature,omitempty"`
+	MaxTokens   int       `json:"max_tokens,omitempty"`
+	// MaxCompletionTokens replaces MaxTokens for OpenAI's reasoning models.
+	MaxCompletionTokens int            `json:"max_completion_tokens,omitempty"`
+	ParallelToolCalls   *bool          `json:"parallel_tool_calls,omitempty"`
+	Stream              bool           `json:"stream,omitempty"`
+	StreamOptions       *StreamOptions `json:"stream_options,omitempty"`
 }
 
 // StreamOptions asks a streaming server for a final usage chunk.

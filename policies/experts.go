@@ -9,7 +9,9 @@ const (
 	searchInstruction = "Instead of directly answering the question, please write a query to search for a piece of relevant and missing information. The query should be a few key words about the information to search or a short sentence. Wrap the query within <query> and </query>."
 	reasonInstruction = "Instead of directly answering the question, please write additional python code that will give intermidiate results after execution. Wrap the code within ```python and ```. The code should be self-contained with all the import and initialization."
 	boxedSystem       = "Please reason step by step, and put your final answer within \\boxed{}."
-	taggedSuffix      = "\n\nTake a deep breath and think hard with high reasoning, wrap the thoughts within <think> and </think>, and wrap only the exact answer without any explanation within <answer> and </answer>.Output using the following format:\n<think>\n...\n</think>\n<answer>\n...\n</answer>"
+	// llamaSuffix is the reference's tagged suffix for Llama-3.3 experts.
+	llamaSuffix  = "\nWrap the thinking process and explanation between <think> and </think> and wrap only the exact answer without any explanation within <answer> and </answer>."
+	taggedSuffix = "\n\nTake a deep breath and think hard with high reasoning, wrap the thoughts within <think> and </think>, and wrap only the exact answer without any explanation within <answer> and </answer>.Output using the following format:\n<think>\n...\n</think>\n<answer>\n...\n</answer>"
 )
 
 // ExpertInput is what a research expert's prompt is built from.
@@ -18,6 +20,7 @@ type ExpertInput struct {
 	State   ResearchState // the episode's evidence
 	Budget  ExpertBudget  // from ExpertBudgetFor
 	Counter TokenCounter  // nil: the default estimate
+	Llama   bool          // a Llama-3.3 expert: tagged answers take its suffix
 }
 
 func (in ExpertInput) context() string {
@@ -41,9 +44,11 @@ func ReasonPrompt(in ExpertInput) []Message {
 	return []Message{{Role: RoleUser, Content: in.context() + "\n\nQuestion: " + in.Problem + "\n" + reasonInstruction}}
 }
 
-// AnswerPrompt is the answer expert's request: "{context}\n\nProblem:\n{problem}",
-// under a system message asking for \boxed{} (StyleBoxed) or followed by the
-// <answer> suffix (StyleTagged, also for any unknown style).
+// AnswerPrompt is the answer expert's request (protocol §3.7):
+// "{context}\n\nProblem:\n{problem}", under a system message asking for
+// \boxed{} (StyleBoxed) or followed by the <answer> suffix (StyleTagged,
+// also for any unknown style): the GPT-5 suffix, or the Llama one when
+// in.Llama is set.
 func AnswerPrompt(in ExpertInput, style string) []Message {
 	user := in.context() + "\n\nProblem:\n" + in.Problem
 	if style == StyleBoxed {
@@ -51,6 +56,9 @@ func AnswerPrompt(in ExpertInput, style string) []Message {
 			{Role: RoleSystem, Content: boxedSystem},
 			{Role: RoleUser, Content: user},
 		}
+	}
+	if in.Llama {
+		return []Message{{Role: RoleUser, Content: user + llamaSuffix}}
 	}
 	return []Message{{Role: RoleUser, Content: user + taggedSuffix}}
 }

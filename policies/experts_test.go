@@ -3,6 +3,8 @@ package policies
 import (
 	"strings"
 	"testing"
+
+	"github.com/toolhub/toolhub/hub"
 )
 
 func TestExtractQuery(t *testing.T) {
@@ -210,4 +212,56 @@ func assertSingleUser(t *testing.T, name string, msgs []Message, want string) {
 	if msgs[0].Content != want {
 		t.Errorf("%s prompt =\n%q\nwant\n%q", name, msgs[0].Content, want)
 	}
+}
+
+func TestExpertSettingsFor(t *testing.T) {
+	local, remote := hub.LocalityLocal, hub.LocalityRemote
+	cases := []struct {
+		name    string
+		modelID string
+		alias   Alias
+		want    ExpertSettings
+	}{
+		{"GPT-5 row, full documents", "openai/gpt-5-2025-08-07", Alias{Role: RoleAnswer, Locality: remote},
+			ExpertSettings{Budget: ExpertBudget{Code: 40000, Total: 120000, MaxTokens: 40000}, Temperature: 1, CompletionTokens: true}},
+		{"GPT-5-mini takes the GPT-5 row", "gpt-5-mini", Alias{Role: RoleSearch, Locality: remote},
+			ExpertSettings{Budget: ExpertBudget{Code: 40000, Total: 120000, MaxTokens: 40000}, Temperature: 1, CompletionTokens: true}},
+		{"o-series as GPT-5", "o3-mini", Alias{Role: RoleReason, Locality: remote},
+			ExpertSettings{Budget: ExpertBudget{Code: 40000, Total: 120000, MaxTokens: 40000}, Temperature: 1, CompletionTokens: true}},
+		{"Qwen3-32B row", "Qwen/Qwen3-32B", Alias{Role: RoleSearch, Locality: local},
+			ExpertSettings{Budget: ExpertBudget{DocChars: 1000, Code: 12000, Total: 24000, MaxTokens: 8000}, Temperature: 0.2}},
+		{"Ollama tag of Qwen3", "qwen3:32b", Alias{Role: RoleAnswer, Locality: local},
+			ExpertSettings{Budget: ExpertBudget{DocChars: 1000, Code: 12000, Total: 24000, MaxTokens: 8000}, Temperature: 0.2}},
+		{"Coder-32B row", "Qwen/Qwen2.5-Coder-32B-Instruct", Alias{Role: RoleReason, Locality: local},
+			ExpertSettings{Budget: ExpertBudget{DocChars: 1000, Code: 16000, Total: 24000, MaxTokens: 8000}, Temperature: 0.2}},
+		{"Llama-3.3-70B row", "meta-llama/Llama-3.3-70B-Instruct", Alias{Role: RoleAnswer, Locality: remote},
+			ExpertSettings{Budget: ExpertBudget{Code: 10000, Total: 80000, MaxTokens: 40000}, Temperature: 0.2, Llama: true}},
+		{"Math-72B row", "Qwen/Qwen2.5-Math-72B-Instruct", Alias{Role: RoleAnswer, Locality: remote},
+			ExpertSettings{Budget: ExpertBudget{DocChars: 1000, Code: 1000, Total: 2000, MaxTokens: 8000}, Temperature: 0.2}},
+		{"Math-7B row", "Qwen/Qwen2.5-Math-7B-Instruct", Alias{Role: RoleAnswer, Locality: local},
+			ExpertSettings{Budget: ExpertBudget{DocChars: 1000, Code: 1000, Total: 2000, MaxTokens: 2000}, Temperature: 0.2}},
+		{"known model, configured window: window proportions, row's cut and cap", "Qwen/Qwen3-32B", Alias{Role: RoleAnswer, Locality: local, ContextLength: 131072},
+			ExpertSettings{Budget: ExpertBudget{DocChars: 1000, Code: 49152, Total: 98304, MaxTokens: 8000}, Temperature: 0.2}},
+		{"unknown local model reads as 32k", "acme-7b", Alias{Role: RoleAnswer, Locality: local},
+			ExpertSettings{Budget: ExpertBudgetFor(RoleAnswer, 32768), Temperature: 0.2}},
+		{"unknown remote model reads as 128k: full documents", "acme-large", Alias{Role: RoleAnswer, Locality: remote},
+			ExpertSettings{Budget: ExpertBudget{Code: 49152, Total: 98304, MaxTokens: 32768}, Temperature: 0.2}},
+		{"unknown model with its window", "acme-large", Alias{Role: RoleReason, Locality: remote, ContextLength: 8192},
+			ExpertSettings{Budget: ExpertBudgetFor(RoleReason, 8192), Temperature: 0.2}},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			if got := ExpertSettingsFor(tc.modelID, tc.alias); got != tc.want {
+				t.Errorf("ExpertSettingsFor = %+v, want %+v", got, tc.want)
+			}
+		})
+	}
+}
+
+func TestAnswerPromptLlamaSuffix(t *testing.T) {
+	in := expertFixture()
+	in.Llama = true
+	got := AnswerPrompt(in, StyleTagged)
+	want := expertContextText + "\n\nProblem:\nWhat is 2^10?\nWrap the thinking process and explanation between <think> and </think> and wrap only the exact answer without any explanation within <answer> and </answer>."
+	assertSingleUser(t, "llama answer", got, want)
 }

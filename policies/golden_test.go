@@ -140,9 +140,9 @@ func TestGoldenResearchTruncated(t *testing.T) {
 
 func TestGoldenToolMode(t *testing.T) {
 	mcpTools := []ToolSpec{
-		{Name: "travel__get_booking", Description: "Look up a booking by its id.",
+		{Name: "travel__get_booking", Description: "Look up a booking by its id.", Locality: hub.LocalityRemote,
 			InputSchema: json.RawMessage(`{"type": "object", "properties": {"id": {"type": "string", "description": "Booking id"}}, "required": ["id"]}`)},
-		{Name: "files__read_file", Description: "Read a text file under the allowed roots.",
+		{Name: "files__read_file", Description: "Read a text file under the allowed roots.", Locality: hub.LocalityLocal,
 			InputSchema: json.RawMessage(`{"type":"object","properties":{"path":{"type":"string"}},"required":["path"],"additionalProperties":false}`)},
 	}
 	history := []Message{
@@ -153,9 +153,7 @@ func TestGoldenToolMode(t *testing.T) {
 		{Role: RoleAssistant, Content: "Your booking X1 is on LH 454 on 3 December. Which date would you like instead?"},
 		{Role: RoleUser, Content: "The 5th, same time please."},
 	}
-	policy := "You act for the user of this machine through the tools listed below.\n" +
-		"- travel__get_booking reads bookings; files__read_file reads local files.\n" +
-		"- Privacy: remote tools and models may be used."
+	policy := ToolModePolicy(mcpTools, PrivacyPreferLocal)
 	experts := paperExperts()
 	tools := ToolModeTools(mcpTools, experts)
 	msgs := ToolModeMessages(ToolModeSystem(policy, experts), history, tools, nil)

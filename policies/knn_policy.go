@@ -26,11 +26,10 @@ var DefaultKNNWeights = WeightsFromPreferences(DefaultPreferences())
 // with the cheapest allowed model and says so in the trace. It needs no
 // orchestrator model, so it also serves as a fallback.
 type KNNPolicy struct {
-	Name        string // policy name in traces; "" is knn
-	Router      Router
-	Weights     UtilityWeights
-	Temperature float64
-	Counter     TokenCounter
+	Name    string // policy name in traces; "" is knn
+	Router  Router
+	Weights UtilityWeights
+	Counter TokenCounter
 }
 
 // NewKNNPolicy builds the policy for spec "knn" or "knn:PATH".
@@ -47,7 +46,7 @@ func NewKNNPolicy(spec string, orch Orchestrator) (*KNNPolicy, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &KNNPolicy{Router: router, Weights: DefaultKNNWeights, Temperature: orch.Temperature, Counter: orch.Counter}, nil
+	return &KNNPolicy{Router: router, Weights: DefaultKNNWeights, Counter: orch.Counter}, nil
 }
 
 // Begin starts an episode's decisions.
@@ -77,7 +76,7 @@ func (k *KNNPolicy) Decide(st *conductor.State, mem RetrieveMemory, last *conduc
 }
 
 func (k *KNNPolicy) retrieve() *RetrieveAnswer {
-	return &RetrieveAnswer{Name: k.name(), Temperature: k.Temperature, Counter: k.Counter}
+	return &RetrieveAnswer{Name: k.name(), Counter: k.Counter}
 }
 
 // pick scores the allowed models; a model is known to the router by its

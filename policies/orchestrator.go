@@ -15,9 +15,13 @@ const AliasOrchestrator = "orchestrator"
 type Orchestrator struct {
 	Temperature float64
 	Preferences []string // preference sentences appended to the problem, before the task's own
-	PolicyText  string   // tool mode: toolhub's own <policy> text
-	Counter     TokenCounter
-	Fallback    Fallback
+	// PolicyText replaces the tool-mode <policy> text ToolModePolicy writes.
+	PolicyText string
+	// Privacy is the privacy setting the tool-mode <policy> states; the
+	// planner sets it from the preferences in force (UsePreferences).
+	Privacy  Privacy
+	Counter  TokenCounter
+	Fallback Fallback
 }
 
 // Fallback is a policy that needs no orchestrator: RetrieveAnswer and
@@ -91,6 +95,19 @@ func (o *Orchestrator) decide(st *conductor.State, mem *OrchestratorMemory, last
 	return o.researchStep(st, mem, last)
 }
 
+// UsePreferences takes the privacy setting in force, which the tool-mode
+// <policy> states (protocol §4).
+func (o *Orchestrator) UsePreferences(p Preferences) { o.Privacy = p.Privacy }
+
+// policyText is tool mode's <policy> (protocol §4): PolicyText when set,
+// else toolhub's own from the offered tools and the privacy in force.
+func (o *Orchestrator) policyText(specs []ToolSpec) string {
+	if o.PolicyText != "" {
+		return o.PolicyText
+	}
+	return ToolModePolicy(specs, o.Privacy)
+}
+
 // UsesOrchestrator tells the hub that this policy needs the orchestrator
 // model: an episode whose guard refuses it does not start.
 func (o *Orchestrator) UsesOrchestrator() bool { return true }
@@ -112,7 +129,7 @@ func (o *Orchestrator) fallbackPolicy() Fallback {
 	if o.Fallback != nil {
 		return o.Fallback
 	}
-	return &RetrieveAnswer{Temperature: o.Temperature, Counter: o.Counter}
+	return &RetrieveAnswer{Counter: o.Counter}
 }
 
 // useFallback hands this and every later decision to the fallback, which

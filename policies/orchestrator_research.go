@@ -53,7 +53,7 @@ func (o *Orchestrator) researchStep(st *conductor.State, mem *OrchestratorMemory
 	case phaseCode:
 		return o.runCode(st, mem, last)
 	case phasePython:
-		if last.Err == nil && !mem.research.AddCode(mem.code, conductor.ResultText(last.Result.Raw, 0)) {
+		if last.Err == nil && !mem.research.AddCode(mem.code, codeStdout(last.Result)) {
 			mem.note("the code printed nothing")
 		}
 		return endTurn()
@@ -121,6 +121,5 @@ func researchAliases(st *conductor.State) aliasTable {
 }
 
 func (o *Orchestrator) expert(st *conductor.State, mem *OrchestratorMemory) researchExpert {
-	return researchExpert{st: st, state: mem.research, alias: mem.alias, endpoint: mem.endpoint,
-		temperature: o.Temperature, counter: o.counter()}
+	return researchExpert{st: st, state: mem.research, alias: mem.alias, endpoint: mem.endpoint, counter: o.counter()}
 }

@@ -22,7 +22,7 @@ func (o *Orchestrator) toolsStep(st *conductor.State, mem *OrchestratorMemory, l
 			mem.history = []Message{{Role: RoleUser, Content: ProblemWithPreferences(st.Task, o.sentences(st))}}
 		}
 		tools := ToolModeTools(specs, experts.aliases)
-		msgs := ToolModeMessages(ToolModeSystem(o.PolicyText, experts.aliases), mem.history, tools, o.counter())
+		msgs := ToolModeMessages(ToolModeSystem(o.policyText(specs), experts.aliases), mem.history, tools, o.counter())
 		return o.orchestratorCall(st, mem, ToolModeRequest(st.Orchestrator.ModelID, o.Temperature, msgs, tools))
 	case phaseDecide:
 		msg, a, ok := o.orchestratorReply(st, mem, last)
@@ -53,13 +53,14 @@ func (o *Orchestrator) toolsStep(st *conductor.State, mem *OrchestratorMemory, l
 	return endTurn()
 }
 
-// askExpert hands the turn to an expert: it sees the original conversation
-// (toolhub's policy without the expert paragraph) and the original tools (no
-// call_expert); its reply replaces the orchestrator's action.
+// askExpert hands the turn to an expert (protocol §4): it sees the original
+// conversation (toolhub's policy without the expert paragraph or the
+// suffix) and the original tools (no call_expert); its reply replaces the
+// orchestrator's action.
 func (o *Orchestrator) askExpert(st *conductor.State, mem *OrchestratorMemory, specs []ToolSpec, alias Alias, endpoint string) conductor.Action {
 	tools := ToolModeTools(specs, nil)
-	msgs := ToolModeMessages(ExpertSystem(o.PolicyText), mem.history, tools, o.counter())
-	body, err := EncodeRequest(ToolModeRequest(modelID(st, endpoint), o.Temperature, msgs, tools))
+	msgs := ToolModeMessages(ExpertSystem(o.policyText(specs)), mem.history, tools, o.counter())
+	body, err := EncodeRequest(forOpenAIReasoning(ToolModeRequest(modelID(st, endpoint), o.Temperature, msgs, tools)))
 	if err != nil {
 		return fail(fmt.Errorf("render expert request: %w", err))
 	}
@@ -140,7 +141,7 @@ func (mem *OrchestratorMemory) noteRejections(rejected []Rejection) {
 func toolSpecs(tools []*hub.Tool) []ToolSpec {
 	specs := make([]ToolSpec, 0, len(tools))
 	for _, t := range tools {
-		specs = append(specs, ToolSpec{Name: t.Name, Description: t.Description, InputSchema: t.InputSchema})
+		specs = append(specs, ToolSpec{Name: t.Name, Description: t.Description, InputSchema: t.InputSchema, Locality: t.Locality})
 	}
 	return specs
 }

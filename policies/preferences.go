@@ -64,8 +64,8 @@ func stricterWeight(a, b Weight) Weight {
 // the budget, the deadline and the turn limit).
 type Preferences struct {
 	Privacy       Privacy           `json:"privacy"`
-	CostWeight    float64           `json:"cost_weight"`          // 0..1; above 0.5 asks for cheaper choices
-	LatencyWeight float64           `json:"latency_weight"`       // 0..1; above 0.5 asks for faster choices
+	CostWeight    float64           `json:"cost_weight"`          // 0..1; from 0.5 the cost sentence is stated
+	LatencyWeight float64           `json:"latency_weight"`       // 0..1; from 0.5 the latency sentence is stated
 	Tools         map[string]Weight `json:"tools,omitempty"`      // catalog tool name ("server__tool") or "server__*"
 	Models        map[string]Weight `json:"models,omitempty"`     // model endpoint name
 	BudgetUSD     float64           `json:"budget_usd,omitempty"` // per task; 0 = none
@@ -76,7 +76,8 @@ type Preferences struct {
 // DefaultPreferences are used when no preferences file exists: prefer-local
 // (a remote model or tool is offered only when no local one can do its job,
 // so data stays on this machine whenever it can), cost and latency weights
-// 0.5 (balanced: no cost or speed sentence), no per-tool or per-model
+// 0.5 (balanced: the cost and latency sentences are stated, as the model
+// was trained to weigh both), no per-tool or per-model
 // weights, no budget, no deadline, the hub's 50-turn limit.
 func DefaultPreferences() Preferences {
 	return Preferences{Privacy: PrivacyPreferLocal, CostWeight: 0.5, LatencyWeight: 0.5}

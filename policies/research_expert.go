@@ -8,23 +8,38 @@ import (
 
 // researchExpert builds one alias tool's expert request (protocol §3.7):
 // the hub writes the sub-prompt for the chosen model and reads its reply.
+// Budgets and sampling are the expert's own (ExpertSettingsFor), never the
+// orchestrator's.
 type researchExpert struct {
-	st          *conductor.State
-	state       ResearchState
-	alias       Alias
-	endpoint    string
-	temperature float64
-	counter     TokenCounter
+	st       *conductor.State
+	state    ResearchState
+	alias    Alias
+	endpoint string
+	counter  TokenCounter
 }
 
+// settings are the expert's budgets and sampling (protocol §3.7).
+func (x researchExpert) settings() ExpertSettings {
+	return ExpertSettingsFor(modelID(x.st, x.endpoint), x.alias)
+}
+
+// input is what the expert's prompt is built from (protocol §3.7).
 func (x researchExpert) input() ExpertInput {
-	return ExpertInput{Problem: x.st.Task, State: x.state, Budget: ExpertBudgetFor(x.alias.Role, x.alias.ContextLength), Counter: x.counter}
+	s := x.settings()
+	return ExpertInput{Problem: x.st.Task, State: x.state, Budget: s.Budget, Counter: x.counter, Llama: s.Llama}
 }
 
-// ask is the action that sends msgs to the alias's endpoint.
+// ask is the action that sends msgs to the alias's endpoint, sampled as
+// the reference samples that expert (protocol §3.7).
 func (x researchExpert) ask(purpose string, msgs []Message) conductor.Action {
-	t := x.temperature
-	body, err := EncodeRequest(ChatRequest{Model: modelID(x.st, x.endpoint), Messages: msgs, Temperature: &t})
+	s := x.settings()
+	req := ChatRequest{Model: modelID(x.st, x.endpoint), Messages: msgs, Temperature: float64Ptr(s.Temperature)}
+	if s.CompletionTokens {
+		req.MaxCompletionTokens = s.Budget.MaxTokens
+	} else {
+		req.MaxTokens = s.Budget.MaxTokens
+	}
+	body, err := EncodeRequest(req)
 	if err != nil {
 		return fail(fmt.Errorf("render %s request: %w", purpose, err))
 	}
@@ -46,8 +61,10 @@ func (x researchExpert) answerFrom(last *conductor.Outcome) string {
 // searchTools are the tools a search runs on, in order, when offered.
 var searchTools = []string{ToolSearchDocuments, ToolWebSearch}
 
-// search runs a query on search_documents and web_search, whichever are
-// offered, best hit first; a failed call adds no hits.
+// search runs a query as the reference search tool does (protocol §3.7):
+// the local retriever (search_documents, top 50 passages) first, and the
+// web (web_search) only when search_documents is not offered or kept fewer
+// than 3 passages. Hits are best first; a failed call adds none.
 type search struct {
 	query   string
 	next    int  // index into searchTools of the next tool to consider
@@ -57,23 +74,26 @@ type search struct {
 }
 
 // step reads the outcome of the call out, if any, and returns the next
-// call; done is true when every tool was tried.
+// call; done is true when no further tool is to run.
 func (s *search) step(st *conductor.State, last *conductor.Outcome) (a conductor.Action, done bool) {
 	if s.pending {
 		s.pending = false
 		if !last.Failed() {
-			s.hits = append(s.hits, conductor.ResultTexts(last.Result.Raw)...)
+			s.hits = append(s.hits, searchDocs(last.Result.Raw)...)
+		}
+		if len(s.hits) >= webFallbackBelow {
+			return conductor.Action{}, true
 		}
 	}
 	for s.next < len(searchTools) {
 		name := searchTools[s.next]
 		s.next++
-		if _, ok := st.Tool(name); !ok {
+		tool, ok := st.Tool(name)
+		if !ok {
 			continue
 		}
 		s.found, s.pending = true, true
-		return conductor.Action{Kind: conductor.ActTool, Tool: name,
-			Args: mustRawJSON(map[string]string{"query": s.query}), Purpose: "search"}, false
+		return conductor.Action{Kind: conductor.ActTool, Tool: name, Args: searchArgs(tool, s.query), Purpose: "search"}, false
 	}
 	return conductor.Action{}, true
 }

@@ -54,7 +54,7 @@ func NewBlendPolicy(spec string, orch Orchestrator) (*KNNPolicy, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &KNNPolicy{Name: PolicyBlend, Router: router, Weights: DefaultKNNWeights, Temperature: orch.Temperature, Counter: orch.Counter}, nil
+	return &KNNPolicy{Name: PolicyBlend, Router: router, Weights: DefaultKNNWeights, Counter: orch.Counter}, nil
 }
 
 func newBlendPolicy(spec string, orch Orchestrator) (conductor.Policy, error) {

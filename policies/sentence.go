@@ -10,35 +10,43 @@ import (
 	"github.com/toolhub/toolhub/llm"
 )
 
-// Preference sentences, in the style of the paper's "I want to be cost
-// efficient if possible." (protocol §5). Models are named only by alias.
+// Preference sentences in the wording of protocol §5: the paper's "I want
+// to be cost efficient if possible." (Fig. 2) and toolhub's sentences of the
+// same style. Models are named only by alias.
 const (
 	sentenceLocalOnly   = "My data is confidential: use only local tools and models and make no external API calls."
 	sentencePreferLocal = "Prefer local tools and models; use remote ones only when necessary."
 	sentenceCost        = "I want to be cost efficient if possible."
-	sentenceCostStrict  = "Keep the cost as low as possible: use expensive models only when nothing cheaper can do the job."
 	sentenceLatency     = "I need the answer quickly, so prefer faster tools."
-	sentenceLatencyFast = "Speed matters most: choose the fastest tools and models that can do the job."
 )
 
-// Weight bands of the cost and latency sentences: at or below 0.5 nothing
-// is said; above it the mild sentence; from 0.9 the strict one.
-const (
-	weightMild   = 0.5
-	weightStrict = 0.9
-)
+// weightStated is the cost or latency weight from which its sentence is
+// stated. The paper's preference instructions are all-or-nothing (one
+// sentence per wish, no degrees), and its reward weighs cost and latency
+// whenever their entry of P is set, so any weight from the balanced
+// default up states the one trained sentence; only a weight below it, a
+// user who does not care, says nothing. How strongly the user cares is for
+// P (rewards and the learned routers), not for the wording.
+const weightStated = 0.5
 
 // roleUse names what an alias of each role is preferred for.
 var roleUse = map[string]string{RoleSearch: "for searching", RoleReason: "for reasoning",
 	RoleAnswer: "for answering", RoleExpert: "as the expert"}
 
-// Sentence renders p as the preference sentences appended to the task:
-// privacy, cost, latency, budget, deadline, then the preferred and avoided
-// aliases and tools. models and tools are what the episode offers
-// (hub.Episodes.Offered): aliases are numbered from models exactly as the
-// orchestrator policy numbers them, and tools are named only in tool mode,
-// where the model sees them. Off and forbidden ones are never mentioned:
-// they are not offered at all. Empty when p asks for nothing.
+// Sentence renders p as the preference sentences appended to the task
+// (protocol §5). The sentences in the trained wording come first, in this
+// order: privacy, cost, latency, the preferred aliases per role, the
+// avoided aliases and tools. toolhub's extra sentences, which have no
+// trained wording, follow them and never take a trained sentence's place:
+// the preferred tools of tool mode, the budget and the deadline. A budget
+// also states the cost sentence and a deadline the latency sentence, so
+// the model reads its trained form of the wish before the figure.
+//
+// models and tools are what the episode offers (hub.Episodes.Offered):
+// aliases are numbered from models exactly as the orchestrator policy
+// numbers them, and tools are named only in tool mode, where the model
+// sees them. Off and forbidden ones are never mentioned: they are not
+// offered at all. Empty when p asks for nothing.
 func Sentence(p Preferences, mode conductor.Mode, models []llm.ModelInfo, tools []*hub.Tool) string {
 	var out []string
 	add := func(s string) {
@@ -47,13 +55,11 @@ func Sentence(p Preferences, mode conductor.Mode, models []llm.ModelInfo, tools 
 		}
 	}
 	add(map[Privacy]string{PrivacyLocalOnly: sentenceLocalOnly, PrivacyPreferLocal: sentencePreferLocal}[p.Privacy])
-	add(bandSentence(p.CostWeight, sentenceCost, sentenceCostStrict))
-	add(bandSentence(p.LatencyWeight, sentenceLatency, sentenceLatencyFast))
-	if p.BudgetUSD > 0 {
-		add("Keep the total cost of this task under " + FormatPrice(p.BudgetUSD) + ".")
+	if p.CostWeight >= weightStated || p.BudgetUSD > 0 {
+		add(sentenceCost)
 	}
-	if p.Deadline > 0 {
-		add("I need the answer within " + spokenDuration(time.Duration(p.Deadline)) + ".")
+	if p.LatencyWeight >= weightStated || p.Deadline > 0 {
+		add(sentenceLatency)
 	}
 	aliases := sentenceAliases(mode, models)
 	for _, role := range []string{RoleSearch, RoleReason, RoleAnswer, RoleExpert} {
@@ -61,29 +67,26 @@ func Sentence(p Preferences, mode conductor.Mode, models []llm.ModelInfo, tools 
 			add("Prefer " + spokenList(names) + " " + roleUse[role] + ".")
 		}
 	}
-	var toolNames []string
+	var preferredTools, avoidedTools []string
 	if mode == conductor.ModeTools {
-		toolNames = weightedTools(tools, p, WeightPrefer)
-		if len(toolNames) > 0 {
-			add("Prefer " + spokenList(toolNames) + " when " + pronoun(toolNames, "it fits", "they fit") + ".")
-		}
-		toolNames = weightedTools(tools, p, WeightAvoid)
+		preferredTools = weightedTools(tools, p, WeightPrefer)
+		avoidedTools = weightedTools(tools, p, WeightAvoid)
 	}
-	avoided := append(weighted(aliases, p, WeightAvoid, ""), toolNames...)
+	avoided := append(weighted(aliases, p, WeightAvoid, ""), avoidedTools...)
 	if len(avoided) > 0 {
 		add("Avoid " + spokenList(avoided) + " unless " + pronoun(avoided, "it is", "they are") + " really needed.")
 	}
-	return strings.Join(out, " ")
-}
-
-func bandSentence(w float64, mild, strict string) string {
-	switch {
-	case w >= weightStrict:
-		return strict
-	case w > weightMild:
-		return mild
+	// toolhub's own sentences, after every trained one.
+	if len(preferredTools) > 0 {
+		add("Prefer " + spokenList(preferredTools) + " when " + pronoun(preferredTools, "it fits", "they fit") + ".")
 	}
-	return ""
+	if p.BudgetUSD > 0 {
+		add("Keep the total cost of this task under " + FormatPrice(p.BudgetUSD) + ".")
+	}
+	if p.Deadline > 0 {
+		add("I need the answer within " + spokenDuration(time.Duration(p.Deadline)) + ".")
+	}
+	return strings.Join(out, " ")
 }
 
 // sentenceAliases numbers the offered models as the orchestrator does in

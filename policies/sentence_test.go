@@ -1,6 +1,7 @@
 package policies
 
 import (
+	"regexp"
 	"strings"
 	"testing"
 	"time"
@@ -45,9 +46,10 @@ func TestSentenceGolden(t *testing.T) {
 		{"unrestricted", conductor.ModeResearch, base},
 		{"defaults", conductor.ModeResearch, DefaultPreferences()},
 		{"local_only", conductor.ModeResearch, with(func(p *Preferences) { p.Privacy = PrivacyLocalOnly })},
-		{"cost_mild", conductor.ModeResearch, with(func(p *Preferences) { p.CostWeight = 0.7 })},
-		{"cost_strict_latency_mild", conductor.ModeResearch, with(func(p *Preferences) { p.CostWeight, p.LatencyWeight = 1, 0.6 })},
-		{"latency_strict", conductor.ModeResearch, with(func(p *Preferences) { p.LatencyWeight = 0.9 })},
+		{"cost_high", conductor.ModeResearch, with(func(p *Preferences) { p.CostWeight = 0.7 })},
+		{"cost_and_latency_at_most", conductor.ModeResearch, with(func(p *Preferences) { p.CostWeight, p.LatencyWeight = 1, 0.6 })},
+		{"latency_high", conductor.ModeResearch, with(func(p *Preferences) { p.LatencyWeight = 0.9 })},
+		{"below_balanced_unsaid", conductor.ModeResearch, with(func(p *Preferences) { p.CostWeight, p.LatencyWeight = 0.4, 0.1 })},
 		{"budget_and_deadline_seconds", conductor.ModeResearch, with(func(p *Preferences) {
 			p.BudgetUSD, p.Deadline = 0.05, Duration(90*time.Second)
 		})},
@@ -105,5 +107,51 @@ func TestSpokenDuration(t *testing.T) {
 		if got := spokenDuration(d); got != want {
 			t.Errorf("spokenDuration(%s) = %q, want %q", d, got, want)
 		}
+	}
+}
+
+// TestSentenceTrainedWordingFirst checks that every sentence is in the
+// wording of protocol §5 or one of toolhub's extras, and that no extra
+// comes before a trained sentence.
+func TestSentenceTrainedWordingFirst(t *testing.T) {
+	trained := regexp.MustCompile(`^(My data is confidential: use only local tools and models and make no external API calls\.|` +
+		`Prefer local tools and models; use remote ones only when necessary\.|I want to be cost efficient if possible\.|` +
+		`I need the answer quickly, so prefer faster tools\.|Prefer [\w, -]+ (for searching|for reasoning|for answering|as the expert)\.|` +
+		`Avoid [\w, -]+ unless (it is|they are) really needed\.)$`)
+	extra := regexp.MustCompile(`^(Prefer [\w, -]+ when (it fits|they fit)\.|Keep the total cost of this task under \$[\d.]+\.|I need the answer within \d+ \w+\.)$`)
+	split := regexp.MustCompile(`\.\s`)
+	cases := []struct {
+		name  string
+		mode  conductor.Mode
+		prefs Preferences
+	}{
+		{"defaults", conductor.ModeResearch, DefaultPreferences()},
+		{"every weight at most", conductor.ModeResearch, Preferences{Privacy: PrivacyLocalOnly, CostWeight: 1, LatencyWeight: 1}},
+		{"budget and deadline only", conductor.ModeResearch, Preferences{Privacy: PrivacyAny, BudgetUSD: 1, Deadline: Duration(time.Minute)}},
+		{"tool mode with everything", conductor.ModeTools, Preferences{Privacy: PrivacyPreferLocal, CostWeight: 0.9, LatencyWeight: 0.5,
+			Tools:  map[string]Weight{"kv__get": WeightPrefer, "web__fetch": WeightAvoid},
+			Models: map[string]Weight{"gpt": WeightAvoid, "mini": WeightPrefer}, BudgetUSD: 0.5, Deadline: Duration(time.Hour)}},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			got := Sentence(tc.prefs, tc.mode, sentenceModels(), sentenceTools())
+			parts := split.Split(got, -1)
+			seenExtra := false
+			for i, s := range parts {
+				if i < len(parts)-1 {
+					s += "."
+				}
+				switch {
+				case trained.MatchString(s):
+					if seenExtra {
+						t.Errorf("trained sentence %q follows an extra one in %q", s, got)
+					}
+				case extra.MatchString(s):
+					seenExtra = true
+				default:
+					t.Errorf("sentence %q is in neither the trained nor the extra wording", s)
+				}
+			}
+		})
 	}
 }

@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"encoding/json"
 	"strings"
+
+	"github.com/toolhub/toolhub/hub"
 )
 
 // Tool-mode texts, verbatim from the τ²-Bench code of the reference
@@ -24,13 +26,14 @@ type ToolSpec struct {
 	Name        string
 	Description string
 	InputSchema json.RawMessage
+	Locality    hub.Locality // where it runs, stated in the <policy>
 }
 
-// ToolModeSystem renders the orchestrator's system message:
+// ToolModeSystem renders the orchestrator's system message (protocol §4):
 //
 //	<instructions>\n{instructions}\n</instructions>\n<policy>\n{policy}\n</policy>  {suffix}
 //
-// policyText is toolhub's own policy. With experts, the expert policy
+// policyText is toolhub's own policy (ToolModePolicy). With experts, the expert policy
 // paragraph follows it (it replaces τ²'s "transfer to a human agent" text).
 // The suffix asking for <think>, <message> and <tool_call> is always
 // appended after two spaces, as the reference does for Qwen3-based models.

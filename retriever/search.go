@@ -31,6 +31,9 @@ type Query struct {
 	// each file comes first and the file's other chunks are folded under
 	// it, so that K counts files.
 	Ungrouped bool `json:"ungrouped,omitempty"`
+	// WithText fills each hit's Text with the chunk's whole text, for
+	// callers that show passages rather than snippets.
+	WithText bool `json:"with_text,omitempty"`
 }
 
 // Hit is one chunk in a result set.
@@ -43,6 +46,8 @@ type Hit struct {
 	End     int     `json:"end"`
 	Score   float64 `json:"score"`   // BM25, cosine, or RRF score, per the mode
 	Snippet string  `json:"snippet"` // matched terms in **bold**
+	// Text is the chunk's whole text when the query asked WithText.
+	Text string `json:"text,omitempty"`
 	// More holds the file's other matching chunks, best first, when
 	// results are grouped.
 	More []Hit `json:"more,omitempty"`

@@ -112,6 +112,9 @@ func (s *searchRun) hits(ranked []rankedID) []Hit {
 			Score:   r.score,
 			Snippet: s.ix.ft.snippet(chunk.Text, terms, snippetBytes),
 		})
+		if s.q.WithText {
+			out[len(out)-1].Text = chunk.Text
+		}
 	}
 	return out
 }

@@ -159,3 +159,57 @@ func TestIdleIndexIsClosedAndReopened(t *testing.T) {
 		t.Fatalf("search after reopening: %s", text(res))
 	}
 }
+
+// longNote is one passage longer than a snippet: the sentence at its end
+// lies beyond the 240 bytes a snippet shows around the matched words.
+const longNote = "# Travel policy\n\nBusiness travel is booked through the travel desk. " +
+	"Trains are preferred for trips under four hours; flights need a manager's approval. " +
+	"Hotels must be booked at the negotiated rates where the city has one. " +
+	"Receipts are kept for seven years. The per diem for business travel is 42 euros a day, paid monthly.\n"
+
+func TestSearchDocumentsGivesPassagesInFull(t *testing.T) {
+	d, root := newProvider(t)
+	if err := os.WriteFile(filepath.Join(root, "travel.md"), []byte(longNote), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	call(t, d, "index_documents", map[string]any{"path": root})
+	cases := []struct {
+		name string
+		args map[string]any
+	}{
+		{"grouped", map[string]any{"query": "travel desk booked"}},
+		{"ungrouped top 50", map[string]any{"query": "travel desk booked", "k": 50, "ungrouped": true}},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			res := call(t, d, "search_documents", tc.args)
+			if res.IsError {
+				t.Fatal(text(res))
+			}
+			if strings.Contains(text(res), "42 euros") {
+				t.Fatalf("the listing shows the whole passage, not a snippet: %s", text(res))
+			}
+			raw, _ := json.Marshal(res.StructuredContent)
+			var got struct {
+				Hits []struct {
+					Text string `json:"text"`
+				} `json:"hits"`
+				Passages []Passage `json:"passages"`
+			}
+			if err := json.Unmarshal(raw, &got); err != nil {
+				t.Fatal(err)
+			}
+			if len(got.Passages) == 0 || !strings.HasSuffix(got.Passages[0].Path, "travel.md") {
+				t.Fatalf("passages %+v, want travel.md first", got.Passages)
+			}
+			if p := got.Passages[0]; !strings.Contains(p.Text, "Business travel is booked") || !strings.Contains(p.Text, "42 euros a day, paid monthly.") || p.Score <= 0 {
+				t.Errorf("first passage %+v, want the chunk's whole text and its score", p)
+			}
+			for _, h := range got.Hits {
+				if h.Text != "" {
+					t.Errorf("a hit carries the passage text a second time")
+				}
+			}
+		})
+	}
+}

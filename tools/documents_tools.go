@@ -18,7 +18,7 @@ func searchDocumentsTool() mcpgo.Tool {
 	return mcpgo.NewTool("search_documents",
 		mcpgo.WithDescription("Search the user's private local documents (files indexed on this machine; "+
 			"nothing leaves it). Returns the best matching passages with their file path, byte offsets and a "+
-			"snippet with the matched words in **bold**."),
+			"snippet with the matched words in **bold**; the structured result also holds each passage's full text."),
 		mcpgo.WithString("query", mcpgo.Required(), mcpgo.Description("keywords or a short question")),
 		mcpgo.WithNumber("k", mcpgo.Description(fmt.Sprintf("number of files (passages with ungrouped), 1 to %d (default 8)", maxSearchK)),
 			mcpgo.Min(1), mcpgo.Max(maxSearchK)),
@@ -49,6 +49,7 @@ func (d *Documents) handleSearch(ctx context.Context, req mcpgo.CallToolRequest)
 		Mode:       retriever.Mode(req.GetString("mode", "")),
 		PathPrefix: req.GetString("path_prefix", ""),
 		Ungrouped:  req.GetBool("ungrouped", false),
+		WithText:   true,
 	}
 	ix, err := d.acquire(ctx)
 	if err != nil {
@@ -60,7 +61,7 @@ func (d *Documents) handleSearch(ctx context.Context, req mcpgo.CallToolRequest)
 		return mcpgo.NewToolResultError("search failed: " + err.Error()), nil
 	}
 	out := mcpgo.NewToolResultText(formatHits(res))
-	out.StructuredContent = res
+	out.StructuredContent = searchContent(res)
 	return out, nil
 }
 

@@ -123,7 +123,7 @@ func (w *WebSearch) handle(ctx context.Context, req mcpgo.CallToolRequest) (*mcp
 		return mcpgo.NewToolResultError(err.Error()), nil
 	}
 	out := mcpgo.NewToolResultText(formatSearchResults(query, results))
-	out.StructuredContent = map[string]any{"query": query, "results": results}
+	out.StructuredContent = map[string]any{"query": query, "results": results, "passages": webPassages(results)}
 	return out, nil
 }
 

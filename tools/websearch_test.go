@@ -72,6 +72,17 @@ func TestWebSearchProviders(t *testing.T) {
 			if len(*seen) != 1 || (*seen)[0] != "go release/3" {
 				t.Fatalf("the service saw %v", *seen)
 			}
+			raw, _ := json.Marshal(res.StructuredContent)
+			var sc struct {
+				Passages []Passage `json:"passages"`
+			}
+			if err := json.Unmarshal(raw, &sc); err != nil {
+				t.Fatal(err)
+			}
+			want := Passage{Path: "https://go.dev/doc/go1.26", Title: "Go 1.26 & you", Text: "Release notes for Go."}
+			if len(sc.Passages) != 2 || sc.Passages[0] != want {
+				t.Errorf("passages %+v, want %+v first of 2", sc.Passages, want)
+			}
 		})
 	}
 }
