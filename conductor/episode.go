@@ -88,8 +88,11 @@ type Task struct {
 	// Guard narrows what the episode may offer and call; the Episodes'
 	// own guard still applies. nil: the Episodes' guard alone.
 	Guard Guard
-	// BudgetUSD stops the episode with RunBudgetExhausted before a call
-	// whose expected cost would pass it, and after the call whose real cost
+	// BudgetUSD caps the episode's spend. A model request whose
+	// max_tokens the rest of the budget cannot pay for is sent with the
+	// limit lowered to fit; the episode stops with RunBudgetExhausted
+	// before a tool call whose cost, or a model request whose prompt and
+	// MinReplyTokens, would pass it, and after the call whose real cost
 	// reaches it. 0: no budget.
 	BudgetUSD float64
 	// Deadline stops the episode with RunDeadline this long after it

@@ -48,13 +48,14 @@ func (ep *episode) callModel(ctx context.Context, call ModelCall) *Outcome {
 	if err := ep.checkModel(info, call.Role); err != nil {
 		return ep.refuse(step, err)
 	}
-	if err := ep.admit(info.CostUSD(expectedTokens(call.Body)), "model "+call.Endpoint); err != nil {
+	body, err := ep.admitModel(info, call.Body)
+	if err != nil {
 		return ep.refuse(step, err)
 	}
 	if ep.keepBodies {
-		step.Request = call.Body
+		step.Request = body
 	}
-	reply, err := m.Complete(ctx, call.Body)
+	reply, err := m.Complete(ctx, body)
 	if err != nil {
 		step.Error = err.Error()
 		ep.record(step)

@@ -2,6 +2,9 @@ package policies_test
 
 import (
 	"context"
+	"encoding/json"
+	"strconv"
+	"strings"
 	"testing"
 	"time"
 
@@ -80,19 +83,41 @@ func TestBudgetStopsAfterTheRealCost(t *testing.T) {
 	}
 }
 
-// Budget $0.005, orchestrator at $1 per 1M output tokens: tool mode asks
-// for up to 8,000 tokens, an expected $0.008, so the first request is never
-// sent.
-func TestBudgetRefusesModelCallOnExpectedCost(t *testing.T) {
+// Budget $0.0015, orchestrator at $0.2 per 1M tokens: tool mode asks for
+// up to 8,000 tokens ($0.0016 on top of the prompt), more than the budget,
+// while the turn itself costs $0.000104. The request goes out with
+// max_tokens lowered to what the budget pays for, and the episode answers.
+func TestBudgetLowersOrchestratorMaxTokens(t *testing.T) {
+	eps, orch, _ := limitsWorld(t, 0.2, 0.2, 0, sm.RawTextReply("<message>done</message>").WithUsage(500, 20))
+	run := runLimited(t, eps, policies.Preferences{Privacy: policies.PrivacyAny, BudgetUSD: 0.0015})
+	if run.Status != conductor.RunAnswered || run.Answer != "done" || !approx(run.Totals.USD, cost(500, 20, 0.2, 0.2)) {
+		t.Fatalf("status %s (%s), answer %q, spent %v", run.Status, run.Error, run.Answer, run.Totals.USD)
+	}
+	var req policies.ChatRequest
+	if err := json.Unmarshal(orch.Requests()[0], &req); err != nil {
+		t.Fatal(err)
+	}
+	if req.MaxTokens < conductor.MinReplyTokens || req.MaxTokens >= policies.ToolModeMaxTokens {
+		t.Fatalf("max_tokens %d, want it lowered below %d", req.MaxTokens, policies.ToolModeMaxTokens)
+	}
+	if !strings.Contains(observations(run), "max_tokens of model orch lowered from 8000 to "+strconv.Itoa(req.MaxTokens)) {
+		t.Fatalf("the lowered limit is not in the trace:\n%s", observations(run))
+	}
+}
+
+// Budget $0.0002, orchestrator at $1 per 1M output tokens: not even a
+// 256-token reply fits, so the first request is never sent.
+func TestBudgetRefusesModelCallWhenNoReplyFits(t *testing.T) {
 	eps, orch, _ := limitsWorld(t, 0, 1, 0, getKey("k1"))
-	run := runLimited(t, eps, policies.Preferences{Privacy: policies.PrivacyAny, BudgetUSD: 0.005})
+	run := runLimited(t, eps, policies.Preferences{Privacy: policies.PrivacyAny, BudgetUSD: 0.0002})
 	if run.Status != conductor.RunBudgetExhausted || run.Totals.USD != 0 || len(orch.Requests()) != 0 {
 		t.Fatalf("status %s, spent %v, %d requests", run.Status, run.Totals.USD, len(orch.Requests()))
 	}
-	if want := "budget: model orch would cost about $0.008 with $0 of the $0.005 budget spent"; run.Error != want {
+	want := "budget: model orch would cost about $0.000256 even with a 256-token reply, with $0 of the $0.0002 budget spent"
+	if run.Error != want {
 		t.Fatalf("error %q, want %q", run.Error, want)
 	}
-	if run.Answer != "" || run.Partial {
+	if run.Answer != "" {
 		t.Fatalf("an answer without any result: %q", run.Answer)
 	}
 }
