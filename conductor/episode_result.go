@@ -80,42 +80,26 @@ func (ep *episode) refusedByLimit() bool {
 	return ep.stop != nil && ep.stop.refused
 }
 
-// endByLimit closes the run with the limit's status and the best partial
-// answer.
+// endByLimit closes the run with the limit's status, its reason and what
+// was done (protocol §3.6 step 7: budget stops end as the turn limit does).
 func (ep *episode) endByLimit() {
 	ep.mu.Lock()
 	stop := *ep.stop
 	ep.mu.Unlock()
-	ep.run.Status, ep.run.Error = stop.status, stop.reason
-	ep.keepPartial()
+	ep.run.Status, ep.run.Error = stop.status, stop.reason+"; "+ep.doneSoFar()
 }
 
 // endByContext closes a run whose context ended: by the task's deadline
-// (RunDeadline, with the best partial answer) or by the caller (cancelled).
+// (RunDeadline, saying what was done) or by the caller (cancelled). No
+// answer is made up from the trace: a tool's output is untrusted text, not
+// a result (protocol §3.6 step 7, §4 "Mapping to MCP").
 func (ep *episode) endByContext(ctx context.Context) {
 	if !errors.Is(context.Cause(ctx), errDeadline) {
 		ep.run.Status = RunCancelled
 		return
 	}
 	ep.run.Status = RunDeadline
-	ep.run.Error = fmt.Sprintf("the deadline of %s passed", ep.deadline)
-	ep.keepPartial()
-}
-
-// keepPartial sets the run's answer to the last successful tool result or
-// expert model reply, marked partial.
-func (ep *episode) keepPartial() {
-	ep.mu.Lock()
-	defer ep.mu.Unlock()
-	steps := ep.run.Steps
-	for i := len(steps) - 1; i >= 0; i-- {
-		s := steps[i]
-		useful := s.Kind == StepTool || (s.Kind == StepModel && s.Endpoint != ep.orchestrator)
-		if useful && s.Error == "" && strings.TrimSpace(s.Response) != "" {
-			ep.run.Answer, ep.run.Partial = s.Response, true
-			return
-		}
-	}
+	ep.run.Error = fmt.Sprintf("the deadline of %s passed; %s", ep.deadline, ep.doneSoFar())
 }
 
 // LimitError reports a call refused because a limit ended the episode.
