@@ -188,6 +188,13 @@ func (e *Episodes) offer(g Guard) (tools []*hub.Tool, models []llm.ModelInfo, or
 			tools = append(tools, t)
 		}
 	}
+	models, orchestrator = e.offerModels(g)
+	return tools, models, orchestrator
+}
+
+// offerModels returns the expert models and the orchestrator g allows, with
+// their latest measured latencies.
+func (e *Episodes) offerModels(g Guard) (models []llm.ModelInfo, orchestrator *llm.ModelInfo) {
 	for _, m := range e.models.List() {
 		if ok, _ := g.AllowModel(m); !ok {
 			continue
@@ -200,7 +207,7 @@ func (e *Episodes) offer(g Guard) (tools []*hub.Tool, models []llm.ModelInfo, or
 		m.Roles = modelRoles(g, m)
 		models = append(models, m)
 	}
-	return tools, models, orchestrator
+	return models, orchestrator
 }
 
 // NewRunID returns a fresh run id: the start time and random hex digits.

@@ -23,6 +23,9 @@ func (e *Episodes) refuseStart(ep *episode, policy Policy) error {
 	return &GuardError{Target: "orchestrator model " + e.orchestrator, Reason: reason + "; the episode did not start"}
 }
 
+// loop runs the turns (protocol §3.6 for research mode, §4 for tool mode):
+// each asks the policy for its actions until one ends the turn, and the
+// episode ends on an answer, a failure, a limit or the turn limit.
 func (e *Episodes) loop(ctx context.Context, st *State, policy Policy) error {
 	ep := st.ep
 	decide := policy.Begin(st)
@@ -35,6 +38,8 @@ func (e *Episodes) loop(ctx context.Context, st *State, policy Policy) error {
 		ep.mu.Lock()
 		ep.turn, st.Turn = turn, turn
 		ep.mu.Unlock()
+		// Each turn shows the latest measured latencies (protocol §6).
+		st.Models, st.Orchestrator = ep.offerModels(ep.guard)
 		var a Action
 		a, last = ep.runTurn(ctx, st, decide, last)
 		if done, err := ep.conclude(ctx, a); done {
