@@ -81,8 +81,8 @@ func (ep *episode) admitModel(info llm.ModelInfo, body []byte) ([]byte, error) {
 }
 
 // affordableTokens is how many completion tokens remaining USD pays for
-// once the prompt of in tokens is paid; 0 when the prompt alone is too
-// dear.
+// once the prompt of in tokens is paid, at the endpoint's prices per 1M
+// tokens (protocol §6); 0 when the prompt alone is too dear.
 func affordableTokens(info llm.ModelInfo, in int, remaining float64) int {
 	left := remaining - info.CostUSD(in, 0)
 	if left < 0 {
@@ -96,7 +96,8 @@ func affordableTokens(info llm.ModelInfo, in int, remaining float64) int {
 	return int(math.Min(math.Floor(left/perToken+1e-6), math.MaxInt32))
 }
 
-// withCompletionLimit sets the body's completion limit to n: max_tokens and
+// withCompletionLimit sets the body's completion limit to n (protocol §1:
+// the client sends max_tokens on every call): max_tokens and
 // max_completion_tokens where present, max_tokens when neither is. Every
 // other byte of the body stays as the policy rendered it.
 func withCompletionLimit(body []byte, n int) ([]byte, error) {
@@ -116,8 +117,8 @@ func withCompletionLimit(body []byte, n int) ([]byte, error) {
 }
 
 // admit checks a tool call before it is made: refused once a limit ended
-// the episode, and refused (ending the episode) when its expected cost
-// would take the spend past the budget.
+// the episode, and refused (ending the episode) when its cost per call
+// would take the spend past the budget (protocol §6, §3.6 step 7).
 func (ep *episode) admit(expectedUSD float64, what string) error {
 	spent, err := ep.spentSoFar()
 	if err != nil || ep.budget <= 0 || spent+expectedUSD <= ep.budget {
@@ -130,7 +131,7 @@ func (ep *episode) admit(expectedUSD float64, what string) error {
 }
 
 // spentSoFar returns the spend, or the limit that already ended the
-// episode: a call after it is refused.
+// episode: a call after it is refused (protocol §3.6 step 7).
 func (ep *episode) spentSoFar() (float64, error) {
 	ep.mu.Lock()
 	stop, spent := ep.stop, ep.run.Totals.USD
@@ -142,7 +143,8 @@ func (ep *episode) spentSoFar() (float64, error) {
 	return spent, nil
 }
 
-// settle ends the episode once the real spend reaches the budget.
+// settle ends the episode once the real spend, from the reply's usage
+// (protocol §6), reaches the budget.
 func (ep *episode) settle() {
 	ep.mu.Lock()
 	spent := ep.run.Totals.USD

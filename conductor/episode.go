@@ -193,7 +193,7 @@ func (e *Episodes) offer(g Guard) (tools []*hub.Tool, models []llm.ModelInfo, or
 }
 
 // offerModels returns the expert models and the orchestrator g allows, with
-// their latest measured latencies.
+// their latest measured latencies (protocol §5 hard filtering, §6).
 func (e *Episodes) offerModels(g Guard) (models []llm.ModelInfo, orchestrator *llm.ModelInfo) {
 	for _, m := range e.models.List() {
 		if ok, _ := g.AllowModel(m); !ok {

@@ -7,7 +7,8 @@ import (
 )
 
 // doneSoFar says what the episode did, for a run that a limit ended
-// without an answer: the calls that succeeded by alias or tool, those that
+// without an answer (protocol §3.6 step 7: the stop is reported with the
+// trace, not with a made-up answer): the calls that succeeded by alias or tool, those that
 // failed or were refused, and the turns, e.g. "done so far in 2 turns: 3
 // model calls (orchestrator ×2, expert-1), 1 tool call (kv__get); no
 // answer yet".

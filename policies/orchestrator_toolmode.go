@@ -65,7 +65,8 @@ func (mem *OrchestratorMemory) finalMessage(parsed ParsedReply, who string) cond
 	return conductor.Action{Kind: conductor.ActAnswer, Answer: parsed.Message}
 }
 
-// askExpert hands the turn to an expert: it sees the original conversation
+// askExpert hands the turn to an expert (protocol §4, "Reading a reply"):
+// it sees the original conversation
 // (toolhub's policy without the expert paragraph) and the original tools (no
 // call_expert); its reply replaces the orchestrator's action.
 func (o *Orchestrator) askExpert(st *conductor.State, mem *OrchestratorMemory, specs []ToolSpec, alias Alias, endpoint string) conductor.Action {
@@ -80,7 +81,8 @@ func (o *Orchestrator) askExpert(st *conductor.State, mem *OrchestratorMemory, s
 		Endpoint: endpoint, Alias: alias.Name, Purpose: "expert", Role: RoleExpert, Body: body}}
 }
 
-// expertReply reads the expert's reply: its answer, or its tool calls.
+// expertReply reads the expert's reply (protocol §4): its message, which
+// ends the episode, or its tool calls, which run as the orchestrator's.
 func (mem *OrchestratorMemory) expertReply(st *conductor.State, specs []ToolSpec, last *conductor.Outcome) conductor.Action {
 	if last.Err != nil {
 		return endTurn()
@@ -131,7 +133,7 @@ func historyCalls(cands []Candidate, d ToolModeDecision) []turnCall {
 
 // startCalls appends the assistant's calls to the history and sends the
 // first that runs; each result, or the error of a rejected call, follows
-// as a tool message with the call's id.
+// as a tool message with the call's id (protocol §4, "History").
 func (mem *OrchestratorMemory) startCalls(st *conductor.State, calls []turnCall) conductor.Action {
 	if len(calls) == 0 {
 		return endTurn()
@@ -154,7 +156,8 @@ func (mem *OrchestratorMemory) startCalls(st *conductor.State, calls []turnCall)
 }
 
 // nextCall answers the rejected calls in order and sends the next call
-// that runs, or ends the turn once every call is answered.
+// that runs, or ends the turn once every call is answered (protocol §4:
+// all returned calls run, at most 5).
 func (mem *OrchestratorMemory) nextCall() conductor.Action {
 	for mem.next < len(mem.calls) {
 		c := mem.calls[mem.next]
@@ -168,7 +171,9 @@ func (mem *OrchestratorMemory) nextCall() conductor.Action {
 	return endTurn()
 }
 
-// toolContent is a tool call's outcome as the history shows it.
+// toolContent is a tool call's outcome as the history shows it: text parts
+// joined and capped, an error prefixed "error: " (protocol §4, "Mapping to
+// MCP").
 func toolContent(last *conductor.Outcome) string {
 	switch {
 	case last.Err != nil:
