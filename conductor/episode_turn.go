@@ -56,7 +56,8 @@ func (e *Episodes) loop(ctx context.Context, st *State, policy Policy) error {
 const MaxActionsPerTurn = 32
 
 // runTurn runs the policy's actions until one ends the turn (protocol §3.6
-// steps 1–5, §4) and returns that action; carry is the outcome the next turn's first decision sees.
+// steps 1–5, §4) and returns that action; carry is the outcome the next
+// turn's first decision sees.
 func (ep *episode) runTurn(ctx context.Context, st *State, decide Decider, last *Outcome) (end Action, carry *Outcome) {
 	for n := 0; ; n++ {
 		a := decide(st, last)
@@ -76,8 +77,7 @@ func (ep *episode) runTurn(ctx context.Context, st *State, decide Decider, last 
 
 // conclude applies the action that ended a turn (protocol §3.6 steps 6–7):
 // an answer, a failure, or a limit or context that ended the episode
-// meanwhile. done says the episode
-// is over; err is set when it failed.
+// meanwhile. done says the episode is over; err is set when it failed.
 func (ep *episode) conclude(ctx context.Context, a Action) (done bool, err error) {
 	switch {
 	case ctx.Err() != nil:
