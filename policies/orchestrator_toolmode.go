@@ -66,9 +66,9 @@ func (mem *OrchestratorMemory) finalMessage(parsed ParsedReply, who string) cond
 }
 
 // askExpert hands the turn to an expert (protocol §4, "Reading a reply"):
-// it sees the original conversation
-// (toolhub's policy without the expert paragraph) and the original tools (no
-// call_expert); its reply replaces the orchestrator's action.
+// it sees the original conversation (toolhub's policy without the expert
+// paragraph) and the original tools (no call_expert); its reply replaces
+// the orchestrator's action.
 func (o *Orchestrator) askExpert(st *conductor.State, mem *OrchestratorMemory, specs []ToolSpec, alias Alias, endpoint string) conductor.Action {
 	tools := ToolModeTools(specs, nil)
 	msgs := ToolModeMessages(ExpertSystem(o.PolicyText), mem.history, tools, o.counter())
