@@ -88,8 +88,11 @@ type Task struct {
 	// Guard narrows what the episode may offer and call; the Episodes'
 	// own guard still applies. nil: the Episodes' guard alone.
 	Guard Guard
-	// BudgetUSD stops the episode with RunBudgetExhausted before a call
-	// whose expected cost would pass it, and after the call whose real cost
+	// BudgetUSD caps the episode's spend. A model request whose
+	// max_tokens the rest of the budget cannot pay for is sent with the
+	// limit lowered to fit; the episode stops with RunBudgetExhausted
+	// before a tool call whose cost, or a model request whose prompt and
+	// MinReplyTokens, would pass it, and after the call whose real cost
 	// reaches it. 0: no budget.
 	BudgetUSD float64
 	// Deadline stops the episode with RunDeadline this long after it
@@ -191,6 +194,13 @@ func (e *Episodes) offer(g Guard) (tools []*hub.Tool, models []llm.ModelInfo, or
 			tools = append(tools, t)
 		}
 	}
+	models, orchestrator = e.offerModels(g)
+	return tools, models, orchestrator
+}
+
+// offerModels returns the expert models and the orchestrator g allows, with
+// their latest measured latencies (protocol §5 hard filtering, §6).
+func (e *Episodes) offerModels(g Guard) (models []llm.ModelInfo, orchestrator *llm.ModelInfo) {
 	for _, m := range e.models.List() {
 		if ok, _ := g.AllowModel(m); !ok {
 			continue
@@ -203,7 +213,7 @@ func (e *Episodes) offer(g Guard) (tools []*hub.Tool, models []llm.ModelInfo, or
 		m.Roles = modelRoles(g, m)
 		models = append(models, m)
 	}
-	return tools, models, orchestrator
+	return models, orchestrator
 }
 
 // NewRunID returns a fresh run id: the start time and random hex digits.

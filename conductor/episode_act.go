@@ -37,7 +37,9 @@ func (ep *episode) observe(text string) {
 }
 
 // callModel sends one request through the guard and the budget and
-// records the step, its error included.
+// records the step, its error included (protocol §6: tokens, USD and wall
+// time per step). Its duration feeds the latency shown for the alias role
+// it was made for.
 func (ep *episode) callModel(ctx context.Context, call ModelCall) *Outcome {
 	step := Step{Kind: StepModel, Alias: call.Alias, Endpoint: call.Endpoint, Purpose: call.Purpose}
 	m, ok := ep.models.Get(call.Endpoint)
@@ -49,14 +51,14 @@ func (ep *episode) callModel(ctx context.Context, call ModelCall) *Outcome {
 	if err := ep.checkModel(info, call.Role); err != nil {
 		return ep.refuse(step, err)
 	}
-	body := ep.requestBody(call)
-	if err := ep.admit(info.CostUSD(expectedTokens(body)), "model "+call.Endpoint); err != nil {
+	body, err := ep.admitModel(info, ep.requestBody(call))
+	if err != nil {
 		return ep.refuse(step, err)
 	}
 	if ep.keepBodies {
 		step.Request = body
 	}
-	reply, err := m.Complete(ctx, body)
+	reply, err := m.CompleteAs(ctx, call.Role, body)
 	if err != nil {
 		step.Error = err.Error()
 		ep.record(step)

@@ -23,6 +23,9 @@ func (e *Episodes) refuseStart(ep *episode, policy Policy) error {
 	return &GuardError{Target: "orchestrator model " + e.orchestrator, Reason: reason + "; the episode did not start"}
 }
 
+// loop runs the turns (protocol §3.6 for research mode, §4 for tool mode):
+// each asks the policy for its actions until one ends the turn, and the
+// episode ends on an answer, a failure, a limit or the turn limit.
 func (e *Episodes) loop(ctx context.Context, st *State, policy Policy) error {
 	ep := st.ep
 	decide := policy.Begin(st)
@@ -35,6 +38,8 @@ func (e *Episodes) loop(ctx context.Context, st *State, policy Policy) error {
 		ep.mu.Lock()
 		ep.turn, st.Turn = turn, turn
 		ep.mu.Unlock()
+		// Each turn shows the latest measured latencies (protocol §6).
+		st.Models, st.Orchestrator = ep.offerModels(ep.guard)
 		var a Action
 		a, last = ep.runTurn(ctx, st, decide, last)
 		if done, err := ep.conclude(ctx, a); done {
@@ -50,8 +55,9 @@ func (e *Episodes) loop(ctx context.Context, st *State, policy Policy) error {
 // a policy that never ends its turn cannot hold the episode.
 const MaxActionsPerTurn = 32
 
-// runTurn runs the policy's actions until one ends the turn and returns
-// that action; carry is the outcome the next turn's first decision sees.
+// runTurn runs the policy's actions until one ends the turn (protocol §3.6
+// steps 1–5, §4) and returns that action; carry is the outcome the next
+// turn's first decision sees.
 func (ep *episode) runTurn(ctx context.Context, st *State, decide Decider, last *Outcome) (end Action, carry *Outcome) {
 	for n := 0; ; n++ {
 		a := decide(st, last)
@@ -69,9 +75,9 @@ func (ep *episode) runTurn(ctx context.Context, st *State, decide Decider, last 
 	}
 }
 
-// conclude applies the action that ended a turn: an answer, a failure, or a
-// limit or context that ended the episode meanwhile. done says the episode
-// is over; err is set when it failed.
+// conclude applies the action that ended a turn (protocol §3.6 steps 6–7):
+// an answer, a failure, or a limit or context that ended the episode
+// meanwhile. done says the episode is over; err is set when it failed.
 func (ep *episode) conclude(ctx context.Context, a Action) (done bool, err error) {
 	switch {
 	case ctx.Err() != nil:

@@ -68,10 +68,11 @@ const (
 	RunCancelled RunStatus = "cancelled"
 	RunFailed    RunStatus = "failed"
 	// RunBudgetExhausted: the next call would have passed the task's budget,
-	// or the calls so far reached it. Answer holds the best partial result.
+	// or the calls so far reached it. Answer is empty; Error says why and
+	// what the episode did.
 	RunBudgetExhausted RunStatus = "budget_exhausted"
-	// RunDeadline: the task's deadline passed. Answer holds the best partial
-	// result.
+	// RunDeadline: the task's deadline passed. Answer is empty; Error says
+	// what the episode did.
 	RunDeadline RunStatus = "deadline"
 )
 
@@ -96,11 +97,7 @@ type Run struct {
 	Status  RunStatus `json:"status"`
 	Answer  string    `json:"answer,omitempty"`
 	Forced  bool      `json:"forced,omitempty"`
-	// Partial marks an Answer that is not a final answer: when a budget or
-	// deadline ends the episode, Answer is the text of the last successful
-	// tool result or expert model reply (the orchestrator's own replies are
-	// not answers), the best the episode had.
-	Partial  bool   `json:"partial,omitempty"`
+	// Error says why a run that is not answered ended.
 	Error    string `json:"error,omitempty"`
 	Steps    []Step `json:"steps"`
 	Totals   Totals `json:"totals"`

@@ -17,7 +17,7 @@ type State struct {
 	Turn         int // current turn, from 1
 	MaxTurns     int
 	Tools        []*hub.Tool     // catalog tools offered this episode
-	Models       []llm.ModelInfo // expert endpoints offered, with measured latency
+	Models       []llm.ModelInfo // expert endpoints offered, re-read each turn with the latest latencies
 	Orchestrator *llm.ModelInfo  // nil when none is configured or allowed
 	// Preference is the task's preference sentence, for the orchestrator.
 	Preference string

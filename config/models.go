@@ -39,8 +39,10 @@ type Models struct {
 	Launch *Launch
 }
 
+// modelKeys are the keys of a model entry; "sampling" stays last, the one
+// the orchestrator does not take.
 var modelKeys = []string{"baseUrl", "model", "apiKeyEnv", "locality", "priceIn", "priceOut", "roles",
-	"capability", "contextLength", "answerStyle", "timeout", "sampling"}
+	"capability", "contextLength", "answerStyle", "timeout", "latency", "sampling"}
 
 var orchestratorKeys = append(slices.Clone(modelKeys[:len(modelKeys)-1]), "temperature", "maxTurns", "policy", "fallback", "launch")
 
@@ -185,6 +187,8 @@ func readEndpointFields(d decoder, fields []member, what string, known []string,
 			}
 		case "timeout":
 			ep.Timeout = readDuration(d, f, at)
+		case "latency":
+			ep.Latency = readLatency(d, f, at)
 		case "sampling":
 			ep.Sampling = d.boolean(f.value, at)
 		default:
@@ -237,6 +241,21 @@ func readDuration(d decoder, f member, at string) time.Duration {
 		d.at(f.valueAt, "%s: want a positive duration such as \"90s\", got %q", at, s)
 	}
 	return t
+}
+
+// maxLatency bounds a configured latency: a figure past it is a typo, and
+// the orchestrator was trained on tables from 8 s to 96 s.
+const maxLatency = time.Hour
+
+// readLatency decodes "latency", the typical duration of one call shown to
+// the orchestrator until calls are measured (protocol §6): a positive
+// duration string up to an hour, such as "22s".
+func readLatency(d decoder, f member, at string) time.Duration {
+	l := readDuration(d, f, at)
+	if l > maxLatency {
+		d.at(f.valueAt, "%s: want at most %s, got %s", at, maxLatency, l)
+	}
+	return l
 }
 
 // finishEndpoint checks required fields and fills defaults: locality from

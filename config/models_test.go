@@ -41,6 +41,28 @@ func TestReadModelsFillsDefaults(t *testing.T) {
 	}
 }
 
+// "latency" is read per model, for the orchestrator too and for a model
+// served by sampling; left out, it stays 0 (the alias table then shows the
+// trained or default figure, see policies.AliasLatency).
+func TestReadModelsLatency(t *testing.T) {
+	src := `{"models": {
+    "big": {"baseUrl": "https://api.openai.com/v1", "model": "gpt-5", "latency": "22s"},
+    "plain": {"baseUrl": "http://127.0.0.1:8080/v1", "model": "m"},
+    "client": {"sampling": true, "latency": "1m30s"}},
+  "orchestrator": {"latency": "2s"}}`
+	m, err := ReadModels("t.jsonc", []byte(src))
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := []time.Duration{m.Endpoints[0].Latency, m.Endpoints[1].Latency, m.Endpoints[2].Latency, m.Orchestrator.Latency}
+	want := []time.Duration{22 * time.Second, 0, 90 * time.Second, 2 * time.Second}
+	for i := range want {
+		if got[i] != want[i] {
+			t.Fatalf("latencies %v, want %v", got, want)
+		}
+	}
+}
+
 func TestReadModelsWithoutSections(t *testing.T) {
 	m, err := ReadModels("t.json", []byte(`{"mcpServers": {}}`))
 	if err != nil {
@@ -65,6 +87,11 @@ func TestReadModelsProblems(t *testing.T) {
 		{"bad style", `{"models": {"a": {"baseUrl": "http://h", "model": "m", "answerStyle": "latex"}}}`, `want "boxed" or "tagged"`},
 		{"bad locality", `{"models": {"a": {"baseUrl": "http://h", "model": "m", "locality": "moon"}}}`, `got "moon"`},
 		{"bad timeout", `{"models": {"a": {"baseUrl": "http://h", "model": "m", "timeout": "soon"}}}`, "positive duration"},
+		{"latency not a duration", `{"models": {"a": {"baseUrl": "http://h", "model": "m", "latency": "soon"}}}`, "models.a.latency: want a positive duration"},
+		{"latency zero", `{"models": {"a": {"baseUrl": "http://h", "model": "m", "latency": "0s"}}}`, "models.a.latency: want a positive duration"},
+		{"latency negative", `{"models": {"a": {"baseUrl": "http://h", "model": "m", "latency": "-3s"}}}`, "models.a.latency: want a positive duration"},
+		{"latency as a number", `{"models": {"a": {"baseUrl": "http://h", "model": "m", "latency": 22}}}`, "models.a.latency: want a string"},
+		{"latency too long", `{"models": {"a": {"baseUrl": "http://h", "model": "m", "latency": "2h"}}}`, "models.a.latency: want at most 1h0m0s, got 2h0m0s"},
 		{"turns too many", `{"orchestrator": {"maxTurns": 51}}`, "want 1 to 50"},
 		{"not an object", `{"models": []}`, "models: want an object"},
 		{"ftp url", `{"orchestrator": {"baseUrl": "ftp://h"}}`, "not an http(s) URL"},

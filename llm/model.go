@@ -26,6 +26,10 @@ type ModelEndpoint struct {
 	ContextLength int    // tokens; 0 = unknown
 	AnswerStyle   string // boxed | tagged; answer role only
 	Timeout       time.Duration
+	// Latency is the typical duration of one call, shown to the
+	// orchestrator until calls of the endpoint are measured ("latency" in
+	// the config); 0: not configured (see policies.AliasLatency).
+	Latency time.Duration
 	// Sampling serves the endpoint through the calling MCP client's own
 	// model (MCP sampling) instead of BaseURL; no API key is needed.
 	Sampling bool
@@ -45,6 +49,9 @@ func (e ModelEndpoint) Validate() error {
 	if e.PriceIn < 0 || e.PriceOut < 0 {
 		return fmt.Errorf("model %q: prices must not be negative", e.Name)
 	}
+	if e.Latency < 0 {
+		return fmt.Errorf("model %q: latency must not be negative", e.Name)
+	}
 	if e.Sampling {
 		return nil // reached through the calling client, not a URL
 	}
@@ -62,11 +69,16 @@ func (e ModelEndpoint) CostUSD(tokensIn, tokensOut int) float64 {
 }
 
 // ModelInfo is what a policy sees of an endpoint: its configuration and the
-// measured moving-average latency.
+// measured moving-average latencies (protocol §6).
 type ModelInfo struct {
 	ModelEndpoint
-	Latency time.Duration // moving average of call durations; 0 before the first call
-	Calls   int64
+	// Measured is the moving average of all call durations, failed calls
+	// included; 0 before the first call.
+	Measured time.Duration
+	Calls    int64
+	// RoleLatency is the moving average of the successful calls made for
+	// each role (CompleteAs); a role without one is absent.
+	RoleLatency map[string]time.Duration
 }
 
 // Models is the registry of configured endpoints. Safe for concurrent use.

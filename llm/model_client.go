@@ -32,6 +32,7 @@ type Model struct {
 	client   openai.Client
 	timeout  time.Duration
 	stats    hub.ToolStats
+	roles    roleStats
 }
 
 // ModelReply is the raw completion body with what accounting needs.
@@ -97,10 +98,10 @@ func newModel(ep ModelEndpoint, opts ModelOptions) *Model {
 // Endpoint returns the configuration.
 func (m *Model) Endpoint() ModelEndpoint { return m.endpoint }
 
-// Info returns the configuration with the measured latency.
+// Info returns the configuration with the measured latencies.
 func (m *Model) Info() ModelInfo {
 	v := m.stats.View()
-	return ModelInfo{ModelEndpoint: m.endpoint, Latency: v.Latency, Calls: v.Calls}
+	return ModelInfo{ModelEndpoint: m.endpoint, Measured: v.Latency, Calls: v.Calls, RoleLatency: m.roles.view()}
 }
 
 // Complete posts a chat completion body exactly as given (policies render

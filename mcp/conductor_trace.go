@@ -61,10 +61,13 @@ type TraceTotals struct {
 
 // NewTrace turns a run into its trace, every step included: an observation
 // step carries its note, cut to maxObservationChars (the whole text is in
-// the run log).
+// the run log). Only an answered run has an answer.
 func NewTrace(run *conductor.Run) Trace {
-	t := Trace{RunID: run.ID, Status: string(run.Status), Answer: run.Answer, Forced: run.Forced,
+	t := Trace{RunID: run.ID, Status: string(run.Status), Forced: run.Forced,
 		Error: run.Error, Mode: string(run.Mode), Policy: run.Policy, Steps: []TraceStep{}}
+	if run.Status == conductor.RunAnswered {
+		t.Answer = run.Answer
+	}
 	for _, s := range run.Steps {
 		t.Steps = append(t.Steps, traceStep(s))
 	}
@@ -93,11 +96,17 @@ func observationText(s conductor.Step) string {
 
 func millis(d time.Duration) float64 { return float64(d.Microseconds()) / 1000 }
 
-// Summary is the result's text: the answer, then one line of totals.
+// Summary is the result's text: the answer, then one line of totals. The
+// text follows the status (protocol §3.6 steps 6–7, §4 "End"): an answered
+// run shows its answer, or says that the answer is empty; any other run
+// says "No answer" with the reason and what was done, whatever text its
+// answer field holds.
 func (t Trace) Summary() string {
 	var b strings.Builder
 	switch {
-	case t.Answer != "":
+	case t.Status == string(conductor.RunAnswered) && t.Answer == "":
+		b.WriteString("The answer is empty.")
+	case t.Status == string(conductor.RunAnswered):
 		b.WriteString(t.Answer)
 	case t.Error != "":
 		b.WriteString("No answer: " + t.Error)

@@ -2,6 +2,9 @@ package policies_test
 
 import (
 	"context"
+	"encoding/json"
+	"strconv"
+	"strings"
 	"testing"
 	"time"
 
@@ -47,12 +50,13 @@ func TestBudgetRefusesToolCallBeforeItRuns(t *testing.T) {
 	if run.Status != conductor.RunBudgetExhausted || !approx(run.Totals.USD, 0.02) || len(kv.calls()) != 2 {
 		t.Fatalf("status %s, spent %v, %d tool calls", run.Status, run.Totals.USD, len(kv.calls()))
 	}
-	want := "budget: tool kv__get would cost about $0.01 with $0.02 of the $0.025 budget spent"
+	want := "budget: tool kv__get would cost about $0.01 with $0.02 of the $0.025 budget spent; " +
+		"done so far in 3 turns: 3 model calls (orchestrator ×3), 2 tool calls (kv__get ×2), 1 call failed or refused; no answer yet"
 	if run.Error != want {
 		t.Fatalf("error %q, want %q", run.Error, want)
 	}
-	if run.Answer != "value-of-k2" || !run.Partial {
-		t.Fatalf("partial answer %q (partial %v)", run.Answer, run.Partial)
+	if run.Answer != "" {
+		t.Fatalf("a tool's output passed off as the answer: %q", run.Answer)
 	}
 	if n := len(orch.Requests()); n != 3 {
 		t.Fatalf("%d orchestrator requests, want 3", n)
@@ -69,30 +73,54 @@ func TestBudgetStopsAfterTheRealCost(t *testing.T) {
 	if run.Status != conductor.RunBudgetExhausted || !approx(run.Totals.USD, 0.02) || run.Totals.ModelCalls != 2 {
 		t.Fatalf("status %s, spent %v, %d model calls", run.Status, run.Totals.USD, run.Totals.ModelCalls)
 	}
-	if want := "budget: $0.02 of the $0.015 budget is spent"; run.Error != want {
+	if want := "budget: $0.02 of the $0.015 budget is spent; " +
+		"done so far in 2 turns: 2 model calls (orchestrator ×2), 1 tool call (kv__get), 1 call failed or refused; no answer yet"; run.Error != want {
 		t.Fatalf("error %q, want %q", run.Error, want)
 	}
 	if got := kv.calls(); len(got) != 1 || got[0]["key"] != "k1" {
 		t.Fatalf("tool calls %v, want only k1", got)
 	}
-	if run.Answer != "value-of-k1" || !run.Partial || len(orch.Requests()) != 2 {
+	if run.Answer != "" || len(orch.Requests()) != 2 {
 		t.Fatalf("answer %q, %d requests", run.Answer, len(orch.Requests()))
 	}
 }
 
-// Budget $0.005, orchestrator at $1 per 1M output tokens: tool mode asks
-// for up to 8,000 tokens, an expected $0.008, so the first request is never
-// sent.
-func TestBudgetRefusesModelCallOnExpectedCost(t *testing.T) {
+// Budget $0.0015, orchestrator at $0.2 per 1M tokens: tool mode asks for
+// up to 8,000 tokens ($0.0016 on top of the prompt), more than the budget,
+// while the turn itself costs $0.000104. The request goes out with
+// max_tokens lowered to what the budget pays for, and the episode answers.
+func TestBudgetLowersOrchestratorMaxTokens(t *testing.T) {
+	eps, orch, _ := limitsWorld(t, 0.2, 0.2, 0, sm.RawTextReply("<message>done</message>").WithUsage(500, 20))
+	run := runLimited(t, eps, policies.Preferences{Privacy: policies.PrivacyAny, BudgetUSD: 0.0015})
+	if run.Status != conductor.RunAnswered || run.Answer != "done" || !approx(run.Totals.USD, cost(500, 20, 0.2, 0.2)) {
+		t.Fatalf("status %s (%s), answer %q, spent %v", run.Status, run.Error, run.Answer, run.Totals.USD)
+	}
+	var req policies.ChatRequest
+	if err := json.Unmarshal(orch.Requests()[0], &req); err != nil {
+		t.Fatal(err)
+	}
+	if req.MaxTokens < conductor.MinReplyTokens || req.MaxTokens >= policies.ToolModeMaxTokens {
+		t.Fatalf("max_tokens %d, want it lowered below %d", req.MaxTokens, policies.ToolModeMaxTokens)
+	}
+	if !strings.Contains(observations(run), "max_tokens of model orch lowered from 8000 to "+strconv.Itoa(req.MaxTokens)) {
+		t.Fatalf("the lowered limit is not in the trace:\n%s", observations(run))
+	}
+}
+
+// Budget $0.0002, orchestrator at $1 per 1M output tokens: not even a
+// 256-token reply fits, so the first request is never sent.
+func TestBudgetRefusesModelCallWhenNoReplyFits(t *testing.T) {
 	eps, orch, _ := limitsWorld(t, 0, 1, 0, getKey("k1"))
-	run := runLimited(t, eps, policies.Preferences{Privacy: policies.PrivacyAny, BudgetUSD: 0.005})
+	run := runLimited(t, eps, policies.Preferences{Privacy: policies.PrivacyAny, BudgetUSD: 0.0002})
 	if run.Status != conductor.RunBudgetExhausted || run.Totals.USD != 0 || len(orch.Requests()) != 0 {
 		t.Fatalf("status %s, spent %v, %d requests", run.Status, run.Totals.USD, len(orch.Requests()))
 	}
-	if want := "budget: model orch would cost about $0.008 with $0 of the $0.005 budget spent"; run.Error != want {
+	want := "budget: model orch would cost about $0.000256 even with a 256-token reply, with $0 of the $0.0002 budget spent; " +
+		"done so far in 1 turn: 1 call failed or refused; no answer yet"
+	if run.Error != want {
 		t.Fatalf("error %q, want %q", run.Error, want)
 	}
-	if run.Answer != "" || run.Partial {
+	if run.Answer != "" {
 		t.Fatalf("an answer without any result: %q", run.Answer)
 	}
 }
@@ -108,15 +136,17 @@ func TestBudgetOverrideTightens(t *testing.T) {
 }
 
 // Deadline 500ms: turn 1 reads k1, the reply of turn 2 is held back far
-// longer; the episode ends as "deadline" with k1's value as its partial
-// answer, not as "cancelled".
-func TestDeadlineEndsWithPartialAnswer(t *testing.T) {
+// longer; the episode ends as "deadline", not as "cancelled", saying what
+// was done; k1's value, a tool's untrusted output, is not the answer.
+func TestDeadlineSaysWhatWasDone(t *testing.T) {
 	eps, _, kv := limitsWorld(t, 0, 0, 0.01, getKey("k1"), getKey("k2").WithDelay(time.Minute))
 	run := runLimited(t, eps, policies.Preferences{Privacy: policies.PrivacyAny, Deadline: policies.Duration(500 * time.Millisecond)})
-	if run.Status != conductor.RunDeadline || run.Error != "the deadline of 500ms passed" {
+	want := "the deadline of 500ms passed; done so far in 2 turns: 1 model call (orchestrator), 1 tool call (kv__get), " +
+		"1 call failed or refused; no answer yet"
+	if run.Status != conductor.RunDeadline || run.Error != want {
 		t.Fatalf("status %s: %s", run.Status, run.Error)
 	}
-	if run.Answer != "value-of-k1" || !run.Partial || len(kv.calls()) != 1 || !approx(run.Totals.USD, 0.01) {
+	if run.Answer != "" || len(kv.calls()) != 1 || !approx(run.Totals.USD, 0.01) {
 		t.Fatalf("answer %q, %d calls, spent %v", run.Answer, len(kv.calls()), run.Totals.USD)
 	}
 }

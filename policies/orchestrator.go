@@ -61,8 +61,8 @@ type OrchestratorMemory struct {
 	endpoint string     // research: its endpoint
 	search   search     // research: the running search
 	code     string     // research: the code sent to python
-	calls    []Call     // tool mode: the calls of this turn
-	next     int        // tool mode: calls already sent
+	calls    []turnCall // tool mode: the calls of this turn, run or refused
+	next     int        // tool mode: calls already answered
 }
 
 // Begin starts an episode's decisions.

@@ -89,7 +89,7 @@ func aliasesFor(models []llm.ModelInfo, roles ...string) aliasTable {
 			}
 			n++
 			a := Alias{Name: rolePrefix[role] + "-" + strconv.Itoa(n), Role: role, Capability: m.Capability,
-				PriceIn: m.PriceIn, PriceOut: m.PriceOut, Latency: m.Latency, AnswerStyle: m.AnswerStyle,
+				PriceIn: m.PriceIn, PriceOut: m.PriceOut, Latency: AliasLatency(m, role), AnswerStyle: m.AnswerStyle,
 				ContextLength: m.ContextLength, Locality: m.Locality}
 			if a.AnswerStyle == "" {
 				a.AnswerStyle = StyleBoxed

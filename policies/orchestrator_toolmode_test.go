@@ -94,3 +94,45 @@ func TestToolModeToolErrorIsObservation(t *testing.T) {
 		t.Fatalf("schema failure not returned as a tool message: %+v", last)
 	}
 }
+
+// A reply with neither a message nor a tool call is no answer: the turn is
+// consumed and the episode goes on, for the orchestrator and an expert.
+func TestToolModeEmptyReplyIsNotAnAnswer(t *testing.T) {
+	cases := []struct {
+		name   string
+		orch   []scriptedmodel.Reply
+		expert []scriptedmodel.Reply
+	}{
+		{"orchestrator thinks only", []scriptedmodel.Reply{
+			scriptedmodel.RawTextReply("<think>nothing to say</think>"),
+			scriptedmodel.RawTextReply("<message>Done.</message>"),
+		}, nil},
+		{"orchestrator empty message", []scriptedmodel.Reply{
+			scriptedmodel.RawTextReply("<message>  </message>"),
+			scriptedmodel.RawTextReply("<message>Done.</message>"),
+		}, nil},
+		{"expert empty", []scriptedmodel.Reply{
+			scriptedmodel.ToolCallReply("", "call_expert", `{"expert":"expert-1"}`),
+			scriptedmodel.RawTextReply("<message>Done.</message>"),
+		}, []scriptedmodel.Reply{scriptedmodel.RawTextReply("")}},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			var kv recorder
+			h := startHub(t, kvServer(&kv))
+			orch := scripted(t, tc.orch...)
+			expert := scripted(t, tc.expert...)
+			eps, _ := newEpisodes(t, h, "orch", orchestratorEndpoint(orch.URL()+"/v1"), expertEndpoint(expert.URL()+"/v1", policies.RoleExpert))
+			run, err := eps.Run(context.Background(), conductor.Task{Text: "t", Mode: conductor.ModeTools}, &policies.Orchestrator{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if run.Status != conductor.RunAnswered || run.Answer != "Done." || run.Totals.Turns != 2 {
+				t.Fatalf("status %s answer %q after %d turns", run.Status, run.Answer, run.Totals.Turns)
+			}
+			if !strings.Contains(observations(run), "empty reply") {
+				t.Fatalf("the empty reply is not in the trace:\n%s", observations(run))
+			}
+		})
+	}
+}
