@@ -35,6 +35,12 @@ const perDiemDoc = "# Travel policy\n\nThe per diem for business travel is 42 eu
 
 func newConductorEnv(t *testing.T, orch, expert *scriptedmodel.Server) *conductorEnv {
 	t.Helper()
+	return newConductorEnvDocs(t, orch, expert, map[string]string{"travel.md": perDiemDoc})
+}
+
+// newConductorEnvDocs is newConductorEnv with its own indexed files.
+func newConductorEnvDocs(t *testing.T, orch, expert *scriptedmodel.Server, files map[string]string) *conductorEnv {
+	t.Helper()
 	everything := testenv.NPMBin(t, "mcp-server-everything")
 	memory := testenv.NPMBin(t, "mcp-server-memory")
 	dir := t.TempDir()
@@ -42,8 +48,10 @@ func newConductorEnv(t *testing.T, orch, expert *scriptedmodel.Server) *conducto
 	if err := os.MkdirAll(docs, 0o755); err != nil {
 		t.Fatal(err)
 	}
-	if err := os.WriteFile(filepath.Join(docs, "travel.md"), []byte(perDiemDoc), 0o644); err != nil {
-		t.Fatal(err)
+	for name, text := range files {
+		if err := os.WriteFile(filepath.Join(docs, name), []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
 	}
 	cfg := fmt.Sprintf(`{
   "mcpServers": {
