@@ -18,6 +18,9 @@ import (
 // the server, key and variable; values are never printed.
 func (f *File) Specs(lookupEnv func(string) (string, bool)) ([]hub.ServerSpec, error) {
 	l := &problemList{file: f.Path}
+	for _, name := range slices.Sorted(maps.Keys(f.invalid)) {
+		l.problems = append(l.problems, f.invalid[name].problems...)
+	}
 	specs := make([]hub.ServerSpec, 0, len(f.MCPServers))
 	for _, name := range slices.Sorted(maps.Keys(f.MCPServers)) {
 		if s := f.MCPServers[name]; !s.Disabled {
@@ -49,6 +52,20 @@ func (f *File) ServeSpecs(lookupEnv func(string) (string, bool)) []hub.ServerSpe
 		}
 		specs = append(specs, spec)
 	}
+	for _, name := range slices.Sorted(maps.Keys(f.invalid)) {
+		bad := f.invalid[name]
+		if bad.server.Disabled {
+			continue
+		}
+		pe := &ProblemsError{Problems: bad.problems}
+		specs = append(specs, hub.ServerSpec{
+			Name:      name,
+			Transport: transportOf(bad.server),
+			Locality:  hub.Locality(DefaultLocality(bad.server)),
+			Invalid:   strings.ReplaceAll(pe.Error(), "\n", "; "),
+		})
+	}
+	slices.SortFunc(specs, func(a, b hub.ServerSpec) int { return strings.Compare(a.Name, b.Name) })
 	return specs
 }
 

@@ -6,6 +6,7 @@ import (
 	"log/slog"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -26,14 +27,18 @@ func TestBadEntryLeavesTheOthersServing(t *testing.T) {
 	cfgPath := filepath.Join(t.TempDir(), "config.json")
 	cfgText := fmt.Sprintf(`{"mcpServers": {
   "web": {"url": %q},
-  "gh": {"url": "https://api.example.com/mcp", "headers": {"Authorization": "Bearer ${input:token}", "X-Key": "${SECRET_KEY}"}}
+  "gh": {"url": "https://api.example.com/mcp", "headers": {"Authorization": "Bearer ${input:token}", "X-Key": "${SECRET_KEY}"}},
+  "odd": {"type": "websocket", "url": "wss://example.com/mcp"}
 }}`, url)
 	if err := os.WriteFile(cfgPath, []byte(cfgText), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	cfg, err := config.Load(cfgPath, config.SourceFlag)
+	if _, err := config.Load(cfgPath, config.SourceFlag); err == nil || !strings.Contains(err.Error(), cfgPath+":4:") {
+		t.Fatalf("config check's view of the unknown type: got %v, want a problem at %s:4", err, cfgPath)
+	}
+	cfg, err := config.LoadServe(cfgPath, config.SourceFlag)
 	if err != nil {
-		t.Fatal(err)
+		t.Fatalf("serve's view: %v", err)
 	}
 	const secret = "do-not-print-this"
 	lookup := func(name string) (string, bool) {
@@ -58,11 +63,18 @@ func TestBadEntryLeavesTheOthersServing(t *testing.T) {
 		t.Fatal(err)
 	}
 
-	var gh hub.ServerStatus
+	var gh, odd hub.ServerStatus
 	for _, st := range d.Hub().Servers() {
-		if st.Name == "gh" {
+		switch st.Name {
+		case "gh":
 			gh = st
+		case "odd":
+			odd = st
 		}
+	}
+	if odd.State != hub.StateInvalid || !strings.Contains(odd.LastError, cfgPath+`:4:`) ||
+		!strings.Contains(odd.LastError, `unknown type "websocket"`) {
+		t.Errorf("the server of unknown type: %+v", odd)
 	}
 	wantReason := cfgPath + `:3:`
 	if gh.State != hub.StateInvalid || !strings.Contains(gh.LastError, wantReason) ||
@@ -74,6 +86,18 @@ func TestBadEntryLeavesTheOthersServing(t *testing.T) {
 	}
 
 	c := stdioClient(ctx, t, d)
+	// As a client does: the first tools/list brings the surface up to date.
+	listed, err := c.ListTools(ctx, mcpgo.ListToolsRequest{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var names []string
+	for _, tool := range listed.Tools {
+		names = append(names, tool.Name)
+	}
+	if !slices.Contains(names, "web__fetch") {
+		t.Fatalf("tools/list %q lacks the good server's tool", names)
+	}
 	cases := []struct {
 		name    string
 		tool    string
@@ -82,6 +106,7 @@ func TestBadEntryLeavesTheOthersServing(t *testing.T) {
 	}{
 		{"the good server's tool", "web__fetch", false, []string{"page"}},
 		{"a tool of the bad server", "gh__search", true, []string{"server gh", "invalid", wantReason, "is not a variable reference"}},
+		{"a tool of the server of unknown type", "odd__x", true, []string{"server odd", "invalid", `unknown type "websocket"`}},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
@@ -89,7 +114,7 @@ func TestBadEntryLeavesTheOthersServing(t *testing.T) {
 			req.Params.Name = tc.tool
 			res, err := c.CallTool(ctx, req)
 			if err != nil {
-				t.Fatal(err)
+				t.Fatalf("%v; servers %+v", err, d.Hub().Servers())
 			}
 			text := textOf(res)
 			if res.IsError != tc.isError {
