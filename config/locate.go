@@ -60,6 +60,16 @@ func DescribeSource(source string) string {
 // missing file named by --config or $TOOLHUB_CONFIG is an error. Problems
 // with the content are a *ProblemsError.
 func Load(path, source string) (*File, error) {
+	return load(path, source, Parse)
+}
+
+// LoadServe is Load for running the hub: a server entry with problems is
+// kept aside (ParseServe) and the rest of the file is used.
+func LoadServe(path, source string) (*File, error) {
+	return load(path, source, ParseServe)
+}
+
+func load(path, source string, parse func(string, []byte) (*File, error)) (*File, error) {
 	data, err := os.ReadFile(path)
 	switch {
 	case errors.Is(err, fs.ErrNotExist) && source == SourceDefault:
@@ -69,7 +79,7 @@ func Load(path, source string) (*File, error) {
 	case err != nil:
 		return nil, fmt.Errorf("reading config: %w", err)
 	}
-	return Parse(path, data)
+	return parse(path, data)
 }
 
 // WriteFileAtomic replaces path with data so that readers see either the old

@@ -3,6 +3,7 @@ package config
 import (
 	"bytes"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -17,12 +18,28 @@ var topKeys = []string{"mcpServers", "documents", "models", "orchestrator", "pre
 // Parse reads a toolhub configuration. filename is used in problems and as
 // File.Path. Every problem found is returned in one *ProblemsError.
 func Parse(filename string, data []byte) (*File, error) {
+	return parse(filename, data, false)
+}
+
+// ParseServe is Parse for running the hub, where a bad entry must not take
+// the rest down: a server entry with problems (an unknown type, no command
+// or url, a bad URL) is kept aside with its problems instead of failing the
+// file, and ServeSpecs lists it as invalid. Problems outside the server
+// entries still fail, as in Parse.
+func ParseServe(filename string, data []byte) (*File, error) {
+	return parse(filename, data, true)
+}
+
+func parse(filename string, data []byte, lenient bool) (*File, error) {
 	l := &problemList{file: filename, src: data}
 	root, ok := parseTree(l, data)
 	if !ok {
 		return nil, l.err()
 	}
 	f := &File{Path: filename, MCPServers: map[string]Server{}}
+	if lenient {
+		f.invalid = map[string]invalidServer{}
+	}
 	d := decoder{l}
 	members, ok := d.object(&root, "")
 	if ok {
@@ -39,7 +56,7 @@ func Parse(filename string, data []byte) (*File, error) {
 func readTopMember(d decoder, m member, f *File) {
 	switch m.key {
 	case "mcpServers":
-		readServers(d, m.value, f.MCPServers)
+		readServers(d, m.value, f.MCPServers, f.invalid)
 	case "documents":
 		f.Documents = readDocuments(d, m.value)
 	case "models":
@@ -58,16 +75,25 @@ func readTopMember(d decoder, m member, f *File) {
 	}
 }
 
-// readServers decodes the "mcpServers" object into servers.
-func readServers(d decoder, v *hujson.Value, servers map[string]Server) {
+// readServers decodes the "mcpServers" object into servers. With invalid
+// set, an entry with problems goes there with its problems, which leave the
+// file's list.
+func readServers(d decoder, v *hujson.Value, servers map[string]Server, invalid map[string]invalidServer) {
 	members, ok := d.object(v, "mcpServers")
 	if !ok {
 		return
 	}
 	noWarnings := func(string) {}
 	for _, m := range members {
-		if s, ok := readServer(d, m.key, m.keyAt, m.value, false, noWarnings); ok {
+		before := len(d.problems)
+		s, ok := readServer(d, m.key, m.keyAt, m.value, false, noWarnings)
+		switch {
+		case ok:
 			servers[m.key] = s
+		case invalid != nil && nameProblem(m.key) == "":
+			problems := slices.Clone(d.problems[before:])
+			d.problems = d.problems[:before]
+			invalid[m.key] = invalidServer{server: s, problems: problems}
 		}
 	}
 }

@@ -14,39 +14,78 @@ import (
 // Specs turns the enabled servers into the hub's server specs, sorted by
 // name, with ${VAR} references in env and headers values expanded through
 // lookupEnv (os.LookupEnv in production) and locality defaulted. An unset
-// variable without a default is a problem naming the server, key and
-// variable; values are never printed.
+// variable without a default, or a malformed reference, is a problem naming
+// the server, key and variable; values are never printed.
 func (f *File) Specs(lookupEnv func(string) (string, bool)) ([]hub.ServerSpec, error) {
 	l := &problemList{file: f.Path}
-	names := slices.Sorted(maps.Keys(f.MCPServers))
-	specs := make([]hub.ServerSpec, 0, len(names))
-	for _, name := range names {
-		s := f.MCPServers[name]
-		if s.Disabled {
-			continue
+	for _, name := range slices.Sorted(maps.Keys(f.invalid)) {
+		l.problems = append(l.problems, f.invalid[name].problems...)
+	}
+	specs := make([]hub.ServerSpec, 0, len(f.MCPServers))
+	for _, name := range slices.Sorted(maps.Keys(f.MCPServers)) {
+		if s := f.MCPServers[name]; !s.Disabled {
+			specs = append(specs, specOf(l, name, s, lookupEnv))
 		}
-		env := expandValues(l, name, "env", s, s.Env, lookupEnv)
-		headers := expandValues(l, name, "headers", s, s.Headers, lookupEnv)
-		specs = append(specs, hub.ServerSpec{
-			Name:          name,
-			Transport:     transportOf(s),
-			Command:       s.Command,
-			Args:          slices.Clone(s.Args),
-			Env:           env,
-			Cwd:           s.Cwd,
-			URL:           s.URL,
-			Headers:       headers,
-			Locality:      hub.Locality(DefaultLocality(s)),
-			DisabledTools: slices.Clone(s.DisabledTools),
-			Timeout:       s.Timeout,
-			CostPerCall:   s.CostPerCall,
-			Unprefixed:    s.Unprefixed,
-		})
 	}
 	if err := l.err(); err != nil {
 		return nil, err
 	}
 	return specs, nil
+}
+
+// ServeSpecs is Specs for a running hub, where a bad entry must not take
+// the rest down: a server whose values cannot be expanded is kept with
+// Invalid set to its problems (file:line:col: what is wrong, never a
+// value), and the hub lists it as invalid without starting it.
+func (f *File) ServeSpecs(lookupEnv func(string) (string, bool)) []hub.ServerSpec {
+	specs := make([]hub.ServerSpec, 0, len(f.MCPServers))
+	for _, name := range slices.Sorted(maps.Keys(f.MCPServers)) {
+		s := f.MCPServers[name]
+		if s.Disabled {
+			continue
+		}
+		l := &problemList{file: f.Path}
+		spec := specOf(l, name, s, lookupEnv)
+		if err := l.err(); err != nil {
+			spec.Invalid = strings.ReplaceAll(err.Error(), "\n", "; ")
+			spec.Env, spec.Headers = nil, nil
+		}
+		specs = append(specs, spec)
+	}
+	for _, name := range slices.Sorted(maps.Keys(f.invalid)) {
+		bad := f.invalid[name]
+		if bad.server.Disabled {
+			continue
+		}
+		pe := &ProblemsError{Problems: bad.problems}
+		specs = append(specs, hub.ServerSpec{
+			Name:      name,
+			Transport: transportOf(bad.server),
+			Locality:  hub.Locality(DefaultLocality(bad.server)),
+			Invalid:   strings.ReplaceAll(pe.Error(), "\n", "; "),
+		})
+	}
+	slices.SortFunc(specs, func(a, b hub.ServerSpec) int { return strings.Compare(a.Name, b.Name) })
+	return specs
+}
+
+// specOf builds one server's spec, recording its expansion problems in l.
+func specOf(l *problemList, name string, s Server, lookupEnv func(string) (string, bool)) hub.ServerSpec {
+	return hub.ServerSpec{
+		Name:          name,
+		Transport:     transportOf(s),
+		Command:       s.Command,
+		Args:          slices.Clone(s.Args),
+		Env:           expandValues(l, name, "env", s, s.Env, lookupEnv),
+		Cwd:           s.Cwd,
+		URL:           s.URL,
+		Headers:       expandValues(l, name, "headers", s, s.Headers, lookupEnv),
+		Locality:      hub.Locality(DefaultLocality(s)),
+		DisabledTools: slices.Clone(s.DisabledTools),
+		Timeout:       s.Timeout,
+		CostPerCall:   s.CostPerCall,
+		Unprefixed:    s.Unprefixed,
+	}
 }
 
 // expandValues expands the ${VAR} references of env or headers values.

@@ -9,7 +9,10 @@ import (
 type File struct {
 	// MCPServers are the downstream servers by name, disabled ones included.
 	MCPServers map[string]Server
-	Documents  Documents
+	// invalid are the server entries ParseServe kept aside for their
+	// problems.
+	invalid   map[string]invalidServer
+	Documents Documents
 
 	// Reserved sections, kept as standard JSON (comments removed) for the
 	// packages that will read them.
@@ -100,3 +103,9 @@ type position struct {
 
 // IsEnabled reports whether the hub should start the server.
 func (s Server) IsEnabled() bool { return !s.Disabled }
+
+// invalidServer is a server entry that cannot be used, with why.
+type invalidServer struct {
+	server   Server // what could be read of it
+	problems []Problem
+}

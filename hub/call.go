@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"strings"
 	"time"
 )
 
@@ -31,6 +32,9 @@ func (h *Hub) Call(ctx context.Context, name string, args json.RawMessage, opts 
 	snap := h.catalog.Snapshot()
 	tool, ok := snap.Lookup(name)
 	if !ok {
+		if st, down := h.DownServer(name); down {
+			return nil, unavailable(st)
+		}
 		return nil, &UnknownToolError{Name: name, Suggestions: snap.Suggest(name, 3)}
 	}
 	if err := tool.ValidateArguments(args); err != nil {
@@ -71,7 +75,8 @@ func resultIsError(raw json.RawMessage) bool {
 	return r.IsError
 }
 
-// WaitSettled blocks until every server is ready or has failed, or ctx ends.
+// WaitSettled blocks until every server is ready, has failed or was tried
+// once and is retrying, or ctx ends.
 func (h *Hub) WaitSettled(ctx context.Context) error {
 	for {
 		ch := h.changes()
@@ -109,7 +114,7 @@ func (h *Hub) WaitTool(ctx context.Context, name string) (bool, error) {
 func (h *Hub) settled() bool {
 	for _, st := range h.Servers() {
 		switch st.State {
-		case StateReady, StateFailed, StateStopped, StateDisabled, StateLocalOnly:
+		case StateReady, StateFailed, StateStopped, StateDisabled, StateLocalOnly, StateInvalid, StateRetrying:
 		default:
 			return false
 		}
@@ -120,4 +125,21 @@ func (h *Hub) settled() bool {
 func (h *Hub) serverReady(name string) bool {
 	m, ok := h.server(name)
 	return ok && m.ds != nil && m.ds.Status().State == StateReady
+}
+
+// DownServer finds the server a prefixed tool name (server__tool) belongs
+// to, when that server takes no calls: a tool of a server that is down is
+// not in the catalog, but its caller should learn why rather than that the
+// tool does not exist.
+func (h *Hub) DownServer(name string) (ServerStatus, bool) {
+	server, _, ok := strings.Cut(name, nameSeparator)
+	if !ok || server == "" {
+		return ServerStatus{}, false
+	}
+	for _, st := range h.Servers() {
+		if st.Name == server {
+			return st, st.State != StateReady
+		}
+	}
+	return ServerStatus{}, false
 }

@@ -79,6 +79,9 @@ func (h *Hub) startServer(ctx context.Context, name string) error {
 	case m.ds != nil:
 		h.mu.Unlock()
 		return nil
+	case m.spec.Invalid != "":
+		h.mu.Unlock()
+		return fmt.Errorf("start %s: its config entry cannot be used: %s", name, m.spec.Invalid)
 	}
 	m.disabled = false
 	if !h.heldLocked(m) {

@@ -1,6 +1,7 @@
 package hub
 
 import (
+	"context"
 	"log/slog"
 	"slices"
 	"sync"
@@ -20,6 +21,11 @@ const stderrTailBytes = 2 << 10
 type downstreamOptions struct {
 	Logger  *slog.Logger
 	Restart RestartPolicy
+	// Retry bounds how a remote (sse or http) server is tried again.
+	Retry RetryPolicy
+	// Sleep waits d or until ctx ends and reports whether d passed
+	// (default supervise.Sleep; tests make the waits instant).
+	Sleep func(ctx context.Context, d time.Duration) bool
 	// ConnectTimeout bounds initialize plus the first tools/list (default 30s).
 	ConnectTimeout time.Duration
 	// CallTimeout applies when the spec sets no Timeout (default 60s).
@@ -54,6 +60,10 @@ func (o downstreamOptions) withDefaults() downstreamOptions {
 		o.Logger = slog.Default()
 	}
 	o.Restart = o.Restart.WithDefaults()
+	o.Retry = o.Retry.WithDefaults()
+	if o.Sleep == nil {
+		o.Sleep = supervise.Sleep
+	}
 	o.ConnectTimeout = orDefault(o.ConnectTimeout, 30*time.Second)
 	o.CallTimeout = orDefault(o.CallTimeout, 60*time.Second)
 	o.StopGrace = orDefault(o.StopGrace, 3*time.Second)
@@ -83,6 +93,7 @@ type downstream struct {
 	log      *slog.Logger
 	stderr   *mcpwire.Tail
 	failures *supervise.FailureLog
+	retry    *supervise.Retry // remote servers: tried again without end
 	disabled map[string]bool
 	calls    activeCalls // calls in flight, for the server's own requests
 
@@ -108,6 +119,7 @@ func newDownstream(spec ServerSpec, opts downstreamOptions) *downstream {
 		log:      opts.Logger,
 		stderr:   mcpwire.NewTail(stderrTailBytes),
 		failures: supervise.NewFailureLog(opts.Restart),
+		retry:    supervise.NewRetry(opts.Retry),
 		disabled: disabled,
 		stopped:  make(chan struct{}),
 		status: ServerStatus{
@@ -170,11 +182,30 @@ func (d *downstream) setState(state ServerState, reason string) {
 	}
 	d.status.State = state
 	d.status.Since = time.Now()
+	d.status.NextRetry = time.Time{}
 	if reason != "" || state == StateReady {
 		d.status.LastError = reason
 	}
 	st := d.status
 	d.mu.Unlock()
+	d.report(st)
+}
+
+// setRetrying moves to retrying until next, for reason.
+func (d *downstream) setRetrying(reason string, next time.Time) {
+	d.mu.Lock()
+	d.status.Restarts++
+	d.status.State = StateRetrying
+	d.status.Since = time.Now()
+	d.status.NextRetry = next
+	d.status.LastError = reason
+	st := d.status
+	d.mu.Unlock()
+	d.report(st)
+}
+
+// report hands a status to OnState.
+func (d *downstream) report(st ServerStatus) {
 	if d.opts.OnState != nil {
 		st.StderrTail = d.stderr.String()
 		d.opts.OnState(st)

@@ -23,7 +23,7 @@ func (d *downstream) Call(ctx context.Context, tool string, args json.RawMessage
 	}
 	conn, st := d.currentConn()
 	if conn == nil {
-		return nil, &ServerUnavailableError{Server: d.spec.Name, State: st.State, Reason: st.LastError}
+		return nil, unavailable(st)
 	}
 	timeout := d.callTimeout()
 	callCtx, cancel := context.WithTimeout(ctx, timeout)

@@ -4,8 +4,6 @@ import (
 	"context"
 	"fmt"
 	"time"
-
-	"github.com/toolhub/toolhub/internal/supervise"
 )
 
 // Run supervises the server until ctx is done or Stop is called: connect,
@@ -27,16 +25,44 @@ func (d *downstream) Run(ctx context.Context) {
 			conn.close(d.opts.StopGrace)
 			return
 		}
+		if d.remote() {
+			delay := d.recordRetry(err)
+			conn.close(d.opts.StopGrace)
+			if !d.opts.Sleep(ctx, delay) {
+				return
+			}
+			continue
+		}
 		gaveUp := d.recordFailure(err)
 		conn.close(d.opts.StopGrace)
 		if gaveUp {
 			<-ctx.Done()
 			return
 		}
-		if !supervise.Sleep(ctx, d.failures.Delay()) {
+		if !d.opts.Sleep(ctx, d.failures.Delay()) {
 			return
 		}
 	}
+}
+
+// remote reports whether the server is reached over the network (sse or
+// http): such a server is tried again without end, since it may come up
+// at any time; a stdio child that keeps crashing is given up on.
+func (d *downstream) remote() bool {
+	return d.spec.Transport == TransportHTTP || d.spec.Transport == TransportSSE
+}
+
+// recordRetry notes a failed try of a remote server, moves to retrying and
+// returns how long to wait before the next try.
+func (d *downstream) recordRetry(err error) time.Duration {
+	reason := "connection ended"
+	if err != nil {
+		reason = err.Error()
+	}
+	delay := d.retry.Failed()
+	d.log.Warn("downstream unreachable; retrying", "tries", d.retry.Tries(), "in", delay, "reason", reason)
+	d.setRetrying(reason, time.Now().Add(delay))
+	return delay
 }
 
 // claimRun reports whether this is the first Run.
@@ -75,6 +101,7 @@ func (d *downstream) connectAndServe(ctx context.Context) (*connection, error) {
 	d.attach(conn)
 	d.setTools(conn, tools)
 	d.startExtras(ctx, conn)
+	d.retry.Reset()
 	d.setState(StateReady, "")
 	d.log.Info("downstream ready", "tools", len(tools))
 	conn.watch(func() { d.followToolChanges(ctx, conn) })

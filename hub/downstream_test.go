@@ -347,17 +347,38 @@ func checkTimeoutCancels(t *testing.T, d *runningDownstream, cancelled chan stru
 	}
 }
 
-func TestDownstreamRemoteConnectFailureRetriesThenFails(t *testing.T) {
+func TestDownstreamRemoteConnectFailureKeepsRetrying(t *testing.T) {
 	l, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)
 	}
 	url := "http://" + l.Addr().String() + "/mcp"
-	l.Close() // nothing listens there now
-	d := runDownstream(t, ServerSpec{Name: "gone", Transport: TransportHTTP, URL: url}, testOptions())
-	st := d.waitState(t, StateFailed)
-	if !strings.Contains(st.LastError, "gave up after 5 failures") || !strings.Contains(st.LastError, "connection refused") {
-		t.Fatalf("LastError: %q", st.LastError)
+	l.Close()        // nothing listens there now
+	const tries = 12 // far more than the five a stdio server gets
+	enough := make(chan struct{})
+	sleeper := &fakeSleeper{onWait: func(n int) {
+		if n == tries {
+			close(enough)
+		}
+	}}
+	opts := testOptions()
+	opts.Sleep = func(ctx context.Context, d time.Duration) bool {
+		select {
+		case <-enough:
+			<-ctx.Done() // hold the server in retrying
+			return false
+		default:
+		}
+		return sleeper.Sleep(ctx, d)
+	}
+	d := runDownstream(t, ServerSpec{Name: "gone", Transport: TransportHTTP, URL: url}, opts)
+	<-enough
+	st := d.waitState(t, StateRetrying)
+	if !strings.Contains(st.LastError, "connection refused") || st.NextRetry.IsZero() || st.Restarts < tries {
+		t.Fatalf("status after %d tries: %+v", tries, st)
+	}
+	if d.rec.sawState(StateFailed, "") {
+		t.Fatal("a remote server gave up")
 	}
 }
 

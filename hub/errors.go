@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+	"time"
 )
 
 // ErrClosed is returned by calls made after the hub was closed.
@@ -53,10 +54,24 @@ type ServerUnavailableError struct {
 	Server string
 	State  ServerState
 	Reason string
+	// RetryIn is how long until a retrying server is tried again.
+	RetryIn time.Duration
+}
+
+// unavailable explains why the server of st takes no calls.
+func unavailable(st ServerStatus) *ServerUnavailableError {
+	e := &ServerUnavailableError{Server: st.Name, State: st.State, Reason: st.LastError}
+	if st.State == StateRetrying && !st.NextRetry.IsZero() {
+		e.RetryIn = max(time.Until(st.NextRetry), 0)
+	}
+	return e
 }
 
 func (e *ServerUnavailableError) Error() string {
 	msg := fmt.Sprintf("server %s is %s", e.Server, e.State)
+	if e.State == StateRetrying {
+		msg += " in " + RetryText(e.RetryIn)
+	}
 	if e.Reason != "" {
 		msg += ": " + e.Reason
 	}
@@ -71,4 +86,9 @@ type CallTimeoutError struct {
 
 func (e *CallTimeoutError) Error() string {
 	return fmt.Sprintf("call to %s timed out after %s", e.Tool, e.Timeout)
+}
+
+// RetryText says how long until a retry, in whole seconds ("30 s").
+func RetryText(d time.Duration) string {
+	return fmt.Sprintf("%d s", int((d+time.Second-1)/time.Second))
 }

@@ -18,6 +18,11 @@ type Options struct {
 	Logger *slog.Logger
 	// Restart bounds how a crashed stdio child is restarted.
 	Restart RestartPolicy
+	// Retry bounds how a remote (sse or http) server that cannot be
+	// reached is tried again (default: 1s doubling up to 5m, jittered).
+	Retry RetryPolicy
+	// Sleep waits between tries (default: a timer); tests make it instant.
+	Sleep func(ctx context.Context, d time.Duration) bool
 	// CallTimeout applies to calls whose server sets no timeout (default 60s).
 	CallTimeout time.Duration
 	// ConnectTimeout bounds initialize and the first tools/list (default 30s).
@@ -108,7 +113,7 @@ func (h *Hub) Start(ctx context.Context) {
 	defer h.mu.Unlock()
 	h.started = true
 	for _, name := range h.order {
-		if m := h.servers[name]; !h.heldLocked(m) {
+		if m := h.servers[name]; !h.heldLocked(m) && m.spec.Invalid == "" {
 			h.startLocked(ctx, m)
 		}
 	}
@@ -120,6 +125,8 @@ func (h *Hub) startLocked(ctx context.Context, m *managedServer) {
 	m.ds = newDownstream(spec, downstreamOptions{
 		Logger:         h.log.With("server", spec.Name),
 		Restart:        h.opts.Restart,
+		Retry:          h.opts.Retry,
+		Sleep:          h.opts.Sleep,
 		ConnectTimeout: h.opts.ConnectTimeout,
 		CallTimeout:    h.opts.CallTimeout,
 		MaxResultBytes: h.opts.MaxResultBytes,
@@ -190,8 +197,10 @@ func (h *Hub) Servers() []ServerStatus {
 	for _, name := range h.order {
 		m := h.servers[name]
 		if m.ds == nil || m.disabled {
-			state := StateStopped
+			state, reason := StateStopped, ""
 			switch {
+			case m.spec.Invalid != "":
+				state, reason = StateInvalid, m.spec.Invalid
 			case m.disabled:
 				state = StateDisabled
 			case h.heldLocked(m):
@@ -199,6 +208,7 @@ func (h *Hub) Servers() []ServerStatus {
 			}
 			out = append(out, ServerStatus{
 				Name: name, Transport: m.spec.Transport, Locality: m.spec.Locality, State: state,
+				LastError: reason,
 			})
 			continue
 		}

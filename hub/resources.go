@@ -118,7 +118,7 @@ func listPaged(ctx context.Context, conn *connection, method, field string) ([]j
 func (d *downstream) Request(ctx context.Context, method string, params any) (json.RawMessage, error) {
 	conn, st := d.currentConn()
 	if conn == nil {
-		return nil, &ServerUnavailableError{Server: d.spec.Name, State: st.State, Reason: st.LastError}
+		return nil, unavailable(st)
 	}
 	timeout := d.callTimeout()
 	callCtx, cancel := context.WithTimeout(ctx, timeout)

@@ -52,6 +52,11 @@ type ServerSpec struct {
 	// server__tool: built-in providers, and a single passthrough server.
 	Unprefixed bool
 
+	// Invalid, when set, says why the server's config entry cannot be used
+	// (file:line:col: what is wrong): the server is listed as invalid and
+	// never started.
+	Invalid string
+
 	Locality      Locality
 	DisabledTools []string      // downstream tool names never put in the catalog
 	Timeout       time.Duration // per call; zero means the hub's default

@@ -10,7 +10,9 @@ const (
 	StateStarting   ServerState = "starting"   // connecting or initializing
 	StateReady      ServerState = "ready"      // tools listed, calls accepted
 	StateRestarting ServerState = "restarting" // crashed; waiting out the backoff
+	StateRetrying   ServerState = "retrying"   // a remote server not reached; NextRetry says when
 	StateFailed     ServerState = "failed"     // gave up; LastError says why
+	StateInvalid    ServerState = "invalid"    // its config entry cannot be used; LastError says why
 	StateStopped    ServerState = "stopped"
 	StateDisabled   ServerState = "disabled" // turned off while toolhub runs
 	// StateLocalOnly: a remote server kept disconnected while local-only is
@@ -29,4 +31,24 @@ type ServerStatus struct {
 	LastError  string      `json:"lastError,omitempty"`
 	StderrTail string      `json:"stderrTail,omitempty"` // last 2 KiB of a stdio child's stderr
 	Since      time.Time   `json:"since"`                // when State was entered
+	NextRetry  time.Time   `json:"nextRetry,omitzero"`   // when a retrying server is tried again
+}
+
+// Down reports whether the server takes no calls and is not about to: it
+// failed, is retrying, invalid, disabled, stopped or held local-only.
+func (s ServerStatus) Down() bool {
+	switch s.State {
+	case StateReady, StateStarting, StateRestarting:
+		return false
+	}
+	return true
+}
+
+// Detail says what is wrong with the server in one line: for a retrying
+// server "retrying in N s: reason", else LastError.
+func (s ServerStatus) Detail() string {
+	if s.State != StateRetrying || s.NextRetry.IsZero() {
+		return s.LastError
+	}
+	return "retrying in " + RetryText(max(time.Until(s.NextRetry), 0)) + ": " + s.LastError
 }

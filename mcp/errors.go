@@ -98,11 +98,15 @@ func invalidArgumentsText(e *hub.InvalidArgumentsError) string {
 }
 
 func unavailableText(e *hub.ServerUnavailableError) string {
-	msg := fmt.Sprintf("server %s cannot take calls: it %s", e.Server, stateText(e.State))
+	state := stateText(e.State)
+	if e.State == hub.StateRetrying {
+		state += " in " + hub.RetryText(e.RetryIn)
+	}
+	msg := fmt.Sprintf("server %s cannot take calls: it %s", e.Server, state)
 	if e.Reason != "" {
 		msg += " (" + e.Reason + ")"
 	}
-	if e.State == hub.StateStarting || e.State == hub.StateRestarting {
+	if e.State == hub.StateStarting || e.State == hub.StateRestarting || e.State == hub.StateRetrying {
 		msg += "; try again shortly"
 	}
 	return msg
@@ -116,6 +120,10 @@ func stateText(st hub.ServerState) string {
 		return "is restarting after a crash"
 	case hub.StateFailed:
 		return "has failed and toolhub gave up restarting it"
+	case hub.StateRetrying:
+		return "could not be reached and is retrying"
+	case hub.StateInvalid:
+		return "is invalid: its config entry cannot be used"
 	case hub.StateStopped:
 		return "is stopped"
 	case hub.StateDisabled:

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/toolhub/toolhub/hub"
 )
@@ -26,6 +27,10 @@ func TestErrorTextSaysWhatWentWrong(t *testing.T) {
 			[]string{"server fs", "restarting", "exit status 1", "try again shortly"}},
 		{"server failed", &hub.ServerUnavailableError{Server: "fs", State: hub.StateFailed, Reason: "gave up"},
 			[]string{"server fs", "failed", "gave up"}},
+		{"server retrying", &hub.ServerUnavailableError{Server: "gh", State: hub.StateRetrying, Reason: "connection refused", RetryIn: 30 * time.Second},
+			[]string{"server gh", "retrying in 30 s", "connection refused", "try again shortly"}},
+		{"server invalid", &hub.ServerUnavailableError{Server: "gh", State: hub.StateInvalid, Reason: `c.json:2:91: env.KEY: "${input:token}" is not a variable reference`},
+			[]string{"server gh", "invalid", "c.json:2:91", "is not a variable reference"}},
 		{"timeout", &hub.CallTimeoutError{Tool: "fs__read", Timeout: "1m0s"}, []string{"fs__read did not answer within 1m0s"}},
 		{"our size cap", &ResultTooLargeError{Tool: "fs__read", Size: 10, Limit: 5}, []string{"10 bytes", "limit of 5 bytes"}},
 		{"hub size cap", fmt.Errorf("wrapped: %w", &hub.ResultTooLargeError{Server: "fs", Size: 99, Limit: 50}),

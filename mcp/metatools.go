@@ -84,7 +84,7 @@ func (s *Server) handleFindTools(_ context.Context, req mcpgo.CallToolRequest) (
 	limit = min(limit, maxFindLimit)
 	snap := s.cat.Snapshot()
 	hits := s.index.get(snap).search(args.Query, limit)
-	return findToolsResult(args.Query, hits, snap.Len(), s.opts.Expose), nil
+	return findToolsResult(args.Query, hits, snap.Len(), s.opts.Expose, downServers(s.cat)), nil
 }
 
 func (s *Server) handleDescribeTool(_ context.Context, req mcpgo.CallToolRequest) (*mcpgo.CallToolResult, error) {
@@ -128,7 +128,7 @@ type foundTool struct {
 
 // findToolsResult lists the hits as text for the model and as structured
 // content for programs.
-func findToolsResult(query string, hits []searchHit, catalogSize int, expose Exposure) *mcpgo.CallToolResult {
+func findToolsResult(query string, hits []searchHit, catalogSize int, expose Exposure, down []downServer) *mcpgo.CallToolResult {
 	found := make([]foundTool, 0, len(hits))
 	var b strings.Builder
 	if len(hits) == 0 {
@@ -150,7 +150,12 @@ func findToolsResult(query string, hits []searchHit, catalogSize int, expose Exp
 		fmt.Fprintf(&b, "%d. %s (server %s, %s, %s, %s): %s\n", i+1, f.Name, f.Server,
 			localityText(f.Locality), latencyText(f.LatencyMs), costText(f.CostPerCall), f.Summary)
 	}
-	return mcpgo.NewToolResultStructured(map[string]any{"tools": found}, strings.TrimRight(b.String(), "\n"))
+	writeDown(&b, down)
+	structured := map[string]any{"tools": found}
+	if len(down) > 0 {
+		structured["down"] = down
+	}
+	return mcpgo.NewToolResultStructured(structured, strings.TrimRight(b.String(), "\n"))
 }
 
 func howToCall(expose Exposure) string {

@@ -21,7 +21,8 @@ type shortCallParams struct {
 }
 
 // shortCall reports whether env is a tools/call of a catalog tool on the
-// current surface that can skip mcp-go's request handling: decoding the
+// current surface (or of a server that is down, answered with its state)
+// that can skip mcp-go's request handling: decoding the
 // request into typed values, its hooks, and encoding the result again.
 // The call then goes to forward as mcp-go would send it there.
 func (c *stdioConn) shortCall(env envelope) (*shortCallParams, bool) {
@@ -42,7 +43,7 @@ func (c *stdioConn) shortCall(env envelope) (*shortCallParams, bool) {
 			return nil, false
 		}
 	}
-	if ownTool(p.Name) || c.s.mcp.GetTool(p.Name) == nil {
+	if ownTool(p.Name) || (c.s.mcp.GetTool(p.Name) == nil && !ofDownServer(c.s.cat, p.Name)) {
 		return nil, false
 	}
 	return &p, true

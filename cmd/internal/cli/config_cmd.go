@@ -35,11 +35,21 @@ the user config directory.`,
 
 // loadConfig finds and reads the config; any problem is a usage error.
 func (g *globals) loadConfig() (*config.File, error) {
+	return g.loadConfigWith(config.Load)
+}
+
+// loadServeConfig is loadConfig for the commands that run the hub: a
+// server entry with problems is listed as invalid and the rest start.
+func (g *globals) loadServeConfig() (*config.File, error) {
+	return g.loadConfigWith(config.LoadServe)
+}
+
+func (g *globals) loadConfigWith(load func(path, source string) (*config.File, error)) (*config.File, error) {
 	path, source, err := config.Locate(g.configPath)
 	if err != nil {
 		return nil, asUsage(err)
 	}
-	f, err := config.Load(path, source)
+	f, err := load(path, source)
 	if err != nil {
 		return nil, asUsage(err)
 	}

@@ -30,7 +30,7 @@ func (g *globals) startDaemon(ctx context.Context) (*daemon.Daemon, error) {
 // hub, the built-in tools, the run log, the preferences (followed live when
 // long is set, for serve) and the MCP surface.
 func (g *globals) newDaemon(mo mcp.Options, long bool, edits ...func(*daemon.Options)) (*daemon.Daemon, error) {
-	cfg, err := g.loadConfig()
+	cfg, err := g.loadServeConfig()
 	if err != nil {
 		return nil, err
 	}

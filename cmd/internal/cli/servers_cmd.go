@@ -5,6 +5,8 @@ import (
 	"strconv"
 
 	"github.com/spf13/cobra"
+
+	"github.com/toolhub/toolhub/hub"
 )
 
 func newServersCommand(g *globals) *cobra.Command {
@@ -14,8 +16,11 @@ func newServersCommand(g *globals) *cobra.Command {
 		Short: "Show the downstream servers and their state",
 		Long: `Connects to every enabled server in the config, waits until each is ready or
 has failed, and prints one line per server: name, transport, locality, state,
-tool count and the last error. A failed server's stderr tail is shown below the
-table (and in full with --json).`,
+tool count and the last error. A server whose config entry cannot be used is
+listed as invalid, with its problem (file:line:col) in full below the table; a
+remote server that cannot be reached is retrying, with the wait before its next
+try. A failed server's stderr tail is shown below the table (and in full with
+--json).`,
 		Example: "  toolhub servers\n  toolhub servers --json",
 		Args:    cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
@@ -35,12 +40,15 @@ table (and in full with --json).`,
 			t := newTable(g.stdio.Out, "NAME", "TRANSPORT", "LOCALITY", "STATE", "TOOLS", "LAST ERROR")
 			for _, st := range sts {
 				t.row(st.Name, string(st.Transport), string(st.Locality), string(st.State),
-					strconv.Itoa(st.Tools), oneLine(st.LastError, 70))
+					strconv.Itoa(st.Tools), oneLine(st.Detail(), 70))
 			}
 			if err := t.flush(); err != nil {
 				return err
 			}
 			for _, st := range sts {
+				if st.State == hub.StateInvalid {
+					fmt.Fprintf(g.stdio.Out, "\n%s is invalid: %s\n", st.Name, st.LastError)
+				}
 				if st.StderrTail != "" && st.LastError != "" {
 					fmt.Fprintf(g.stdio.Out, "\n%s stderr (last lines):\n%s\n", st.Name, st.StderrTail)
 				}

@@ -83,9 +83,13 @@ func New(opts Options) (d *Daemon, err error) {
 	if opts.LookupEnv == nil {
 		opts.LookupEnv = os.LookupEnv
 	}
-	specs, err := opts.Config.Specs(opts.LookupEnv)
-	if err != nil {
-		return nil, fmt.Errorf("build daemon: %w", err)
+	// A server entry that cannot be used is listed as invalid with its
+	// problems; the others start (toolhub config check still fails on it).
+	specs := opts.Config.ServeSpecs(opts.LookupEnv)
+	for _, spec := range specs {
+		if spec.Invalid != "" {
+			opts.Logger.Warn("server entry cannot be used; the others start", "server", spec.Name, "problem", spec.Invalid)
+		}
 	}
 	prefs, err := openPreferences(opts.Config, opts.WatchPreferences, opts.Logger)
 	if err != nil {

@@ -141,7 +141,7 @@ func loadConfig(flagValue string) (*config.File, *config.Models, error) {
 	if err != nil {
 		return nil, nil, err
 	}
-	cfg, err := config.Load(path, source)
+	cfg, err := config.LoadServe(path, source) // a bad server entry is listed as invalid; the rest start
 	if err != nil {
 		return nil, nil, err
 	}

@@ -1,0 +1,96 @@
+package config
+
+import (
+	"strings"
+	"testing"
+)
+
+func TestServeSpecsKeepBadEntriesAsInvalid(t *testing.T) {
+	const src = `{"mcpServers": {
+  "good": {"command": "g", "env": {"HOME_DIR": "${HOME}"}},
+  "vscode": {"url": "https://api.example.com/mcp", "headers": {"Authorization": "Bearer ${input:token}", "X-Key": "${KEY}"}},
+  "unset": {"command": "u", "env": {"TOKEN": "${NOT_SET}"}},
+  "off": {"command": "x", "enabled": false, "env": {"X": "${input:x}"}}
+}}`
+	f, err := Parse("c.json", []byte(src))
+	if err != nil {
+		t.Fatal(err)
+	}
+	env := fakeEnv(map[string]string{"HOME": "/h", "KEY": "very-secret-value"})
+	if _, err := f.Specs(env); err == nil {
+		t.Fatal("Specs (config check) must still fail on the bad entries")
+	}
+	specs := f.ServeSpecs(env)
+	byName := map[string]int{}
+	for i, s := range specs {
+		byName[s.Name] = i
+	}
+	if _, ok := byName["off"]; ok || len(specs) != 3 {
+		t.Fatalf("got %d specs %v, want the three enabled servers", len(specs), byName)
+	}
+	cases := []struct {
+		name        string
+		wantInvalid []string // empty: the server is usable
+	}{
+		{"good", nil},
+		{"vscode", []string{`c.json:3:81: server "vscode": headers.Authorization: "${input:token}" is not a variable reference`}},
+		{"unset", []string{`c.json:4:46: server "unset": env.TOKEN: environment variable NOT_SET is not set`}},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			s := specs[byName[tc.name]]
+			if len(tc.wantInvalid) == 0 {
+				if s.Invalid != "" || s.Env["HOME_DIR"] != "/h" {
+					t.Fatalf("usable server: %+v", s)
+				}
+				return
+			}
+			for _, w := range tc.wantInvalid {
+				if !strings.Contains(s.Invalid, w) {
+					t.Errorf("Invalid %q lacks %q", s.Invalid, w)
+				}
+			}
+			if strings.Contains(s.Invalid, "very-secret-value") || s.Headers != nil || s.Env != nil {
+				t.Errorf("an invalid server keeps or shows values: %+v", s)
+			}
+		})
+	}
+}
+
+func TestParseServeKeepsBadEntriesAside(t *testing.T) {
+	cases := []struct {
+		name  string
+		entry string
+		want  string // a problem of the bad entry, with its position
+	}{
+		{"unknown type", `{"type": "websocket", "url": "https://x.example/mcp"}`, `c.json:3:19: server "bad": unknown type "websocket"`},
+		{"no command or url", `{"args": ["x"]}`, `c.json:3:3: server "bad": needs "command"`},
+		{"bad url", `{"url": "ftp://x.example"}`, `c.json:3:18: server "bad": url: want an http:// or https:// URL`},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			src := "{\"mcpServers\": {\n  \"good\": {\"command\": \"g\"},\n  \"bad\": " + tc.entry + "\n}}"
+			if _, err := Parse("c.json", []byte(src)); err == nil || !strings.Contains(err.Error(), tc.want) {
+				t.Fatalf("Parse (config check): got %v, want %q", err, tc.want)
+			}
+			f, err := ParseServe("c.json", []byte(src))
+			if err != nil {
+				t.Fatalf("ParseServe failed on one bad entry: %v", err)
+			}
+			if _, err := f.Specs(fakeEnv(nil)); err == nil || !strings.Contains(err.Error(), tc.want) {
+				t.Errorf("Specs: got %v, want %q", err, tc.want)
+			}
+			specs := f.ServeSpecs(fakeEnv(nil))
+			if len(specs) != 2 || specs[0].Name != "bad" || specs[1].Name != "good" {
+				t.Fatalf("specs %+v, want bad and good", specs)
+			}
+			if !strings.Contains(specs[0].Invalid, tc.want) || specs[1].Invalid != "" {
+				t.Errorf("bad: Invalid %q, want %q; good: %q", specs[0].Invalid, tc.want, specs[1].Invalid)
+			}
+		})
+	}
+	// A problem outside the server entries still fails the file.
+	if _, err := ParseServe("c.json", []byte(`{"mcpServers": {}, "nope": 1}`)); err == nil {
+		t.Error("ParseServe accepted an unknown top-level key")
+	}
+}
