@@ -20,7 +20,7 @@ func (h *Hub) HoldRemote(ctx context.Context, hold bool) error {
 	h.remoteHeld = hold
 	var remote []string
 	for _, name := range h.order {
-		if m := h.servers[name]; m.spec.Locality == LocalityRemote && !m.disabled {
+		if m := h.servers[name]; m.spec.Locality == LocalityRemote && !m.disabled && m.spec.Invalid == "" {
 			remote = append(remote, name)
 		}
 	}
