@@ -248,7 +248,7 @@ func (d *Daemon) MCP() *mcp.Server { return d.mcp }
 
 // Close stops everything the daemon started.
 func (d *Daemon) Close() error {
-	d.holds.Wait()
+	d.holds.close()
 	d.mcp.Close()
 	if d.host != nil {
 		d.host.Stop()

@@ -15,23 +15,36 @@ const holdTimeout = 30 * time.Second
 // remoteHolds applies the preferences' privacy to the hub, one change at a
 // time, newest last, off the goroutine that changed the preferences.
 type remoteHolds struct {
-	apply sync.Mutex // held while a change is applied
-	mu    sync.Mutex
-	want  bool
-	wg    sync.WaitGroup
+	apply  sync.Mutex // held while a change is applied
+	mu     sync.Mutex
+	want   bool
+	closed bool // no change is taken any more
+	wg     sync.WaitGroup
 }
 
 // Wait returns once every change asked for so far is applied.
 func (r *remoteHolds) Wait() { r.wg.Wait() }
+
+// close refuses later changes and waits for those already asked for.
+func (r *remoteHolds) close() {
+	r.mu.Lock()
+	r.closed = true
+	r.mu.Unlock()
+	r.wg.Wait()
+}
 
 // holdRemote keeps remote servers disconnected while p says local-only
 // (hub.HoldRemote), and connects them again once it no longer does.
 func (d *Daemon) holdRemote(p policies.Preferences) {
 	r := &d.holds
 	r.mu.Lock()
+	if r.closed {
+		r.mu.Unlock()
+		return
+	}
 	r.want = p.Privacy == policies.PrivacyLocalOnly
+	r.wg.Add(1) // under mu, so never after close has begun to wait
 	r.mu.Unlock()
-	r.wg.Add(1)
 	go func() {
 		defer r.wg.Done()
 		r.apply.Lock()
