@@ -80,11 +80,17 @@ func (f *FailureLog) Delay() time.Duration {
 }
 
 func (f *FailureLog) ceiling(failures int) time.Duration {
-	ceiling := f.Policy.BaseDelay
-	for i := 1; i < failures && ceiling < f.Policy.MaxDelay; i++ {
+	return doubled(f.Policy.BaseDelay, f.Policy.MaxDelay, failures)
+}
+
+// doubled is base doubled once for each failure after the first, capped at
+// most: the ceiling of the wait after that many failures.
+func doubled(base, most time.Duration, failures int) time.Duration {
+	ceiling := base
+	for i := 1; i < failures && ceiling < most; i++ {
 		ceiling *= 2
 	}
-	return min(ceiling, f.Policy.MaxDelay)
+	return min(ceiling, most)
 }
 
 func (f *FailureLog) jitteredDelay(ceiling time.Duration) time.Duration {

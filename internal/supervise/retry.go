@@ -49,11 +49,7 @@ func NewRetry(policy RetryPolicy) *Retry {
 // next one.
 func (r *Retry) Failed() time.Duration {
 	r.tries++
-	ceiling := r.Policy.BaseDelay
-	for i := 1; i < r.tries && ceiling < r.Policy.MaxDelay; i++ {
-		ceiling *= 2
-	}
-	ceiling = min(ceiling, r.Policy.MaxDelay)
+	ceiling := doubled(r.Policy.BaseDelay, r.Policy.MaxDelay, r.tries)
 	half := ceiling / 2
 	return half + time.Duration(r.jitter(int64(ceiling-half)))
 }
