@@ -84,11 +84,12 @@ func run(ctx context.Context, f flags, log *slog.Logger) error {
 		}
 		defer store.Close()
 	}
-	d.FollowPreferences(store) // before Start: under local-only no remote server is contacted
-	d.Start(ctx)
-	d.StartModelHost(ctx)
+	// the backend makes the daemon follow store before Start, so that under
+	// local-only no remote server is contacted
 	backend := desktop.New(desktop.Options{Daemon: d, Config: cfg, Models: models, Store: store, RunLogDir: runs, Logger: log})
 	defer backend.Close()
+	d.Start(ctx)
+	d.StartModelHost(ctx)
 	if !f.noHTTP {
 		stopHTTP := serveHTTP(ctx, d, f, backend, log)
 		defer stopHTTP()
