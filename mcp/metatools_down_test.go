@@ -1,9 +1,15 @@
 package mcp
 
 import (
+	"context"
+	"encoding/json"
+	"fmt"
 	"strings"
 	"testing"
 	"time"
+
+	mcpclient "github.com/mark3labs/mcp-go/client"
+	mcpgo "github.com/mark3labs/mcp-go/mcp"
 
 	"github.com/toolhub/toolhub/hub"
 )
@@ -54,6 +60,78 @@ func TestFindToolsShowsDownServers(t *testing.T) {
 				if strings.Contains(text, w) {
 					t.Errorf("find_tools %q has %q", text, w)
 				}
+			}
+		})
+	}
+}
+
+// downCatalog is a listingCatalog whose hub answers calls of a down
+// server's tools with that server's state, as hub.Hub does.
+type downCatalog struct{ *listingCatalog }
+
+func (d downCatalog) DownServer(name string) (hub.ServerStatus, bool) {
+	server, _, _ := strings.Cut(name, "__")
+	for _, st := range d.servers {
+		if st.Name == server {
+			return st, st.Down()
+		}
+	}
+	return hub.ServerStatus{}, false
+}
+
+func (d downCatalog) Call(ctx context.Context, name string, args json.RawMessage, o hub.CallOptions) (*hub.CallResult, error) {
+	if st, down := d.DownServer(name); down {
+		return nil, &hub.ServerUnavailableError{Server: st.Name, State: st.State, Reason: st.LastError}
+	}
+	if _, err := d.listingCatalog.Call(ctx, name, args, o); err != nil {
+		return nil, err
+	}
+	return &hub.CallResult{Raw: json.RawMessage(`{"content":[{"type":"text","text":"done"}]}`)}, nil
+}
+
+func TestCallOfADownServersToolSaysWhyOverHTTP(t *testing.T) {
+	cat := downCatalog{&listingCatalog{fakeCatalog: newFakeCatalog(), servers: []hub.ServerStatus{
+		{Name: "srv", State: hub.StateReady},
+		{Name: "gh", State: hub.StateInvalid, LastError: `secret "gh.token" is not set`},
+	}}}
+	url := serveHTTP(t, testServer(t, cat, Options{Expose: ExposeBoth}), HTTPOptions{Token: testToken}).URL()
+	for _, legacy := range []bool{false, true} {
+		t.Run(fmt.Sprintf("legacy=%v", legacy), func(t *testing.T) {
+			checkDownToolCalls(t, connectHTTP(t, url, clientOptions{token: testToken, legacy: legacy}))
+		})
+	}
+}
+
+func checkDownToolCalls(t *testing.T, c *mcpclient.Client) {
+	t.Helper()
+	cases := []struct {
+		name, tool string
+		protocol   bool // mcp-go's own "not found" error, not a result
+		isError    bool
+		want       string
+	}{
+		{"down server", "gh__create_issue", false, true, `server gh cannot take calls: it is invalid: its config entry cannot be used (secret "gh.token" is not set)`},
+		{"no such server", "nobody__tool", true, false, "nobody__tool' not found"},
+		{"up server", "srv__work", false, false, "done"},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			ctx, cancel := context.WithTimeout(t.Context(), waitLimit)
+			defer cancel()
+			var req mcpgo.CallToolRequest
+			req.Params.Name = tc.tool
+			res, err := c.CallTool(ctx, req)
+			if tc.protocol {
+				if err == nil || !strings.Contains(err.Error(), tc.want) {
+					t.Fatalf("call %s: error %v, want one saying %q", tc.tool, err, tc.want)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatalf("call %s: %v", tc.tool, err)
+			}
+			if res.IsError != tc.isError || !strings.Contains(resultText(res), tc.want) {
+				t.Errorf("result %q (isError %v), want %q (isError %v)", resultText(res), res.IsError, tc.want, tc.isError)
 			}
 		})
 	}

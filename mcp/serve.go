@@ -79,7 +79,7 @@ func (s *Server) ListenHTTP(opts HTTPOptions) (*HTTPServer, error) {
 		ErrorLog:          slog.NewLogLogger(s.log.Handler(), slog.LevelWarn),
 	}
 	h.streamable = s.newStreamable(opts, origins, h.srv)
-	var chain http.Handler = limitBody(opts.MaxBodyBytes, trackDelivery(h.streamable))
+	var chain http.Handler = limitBody(opts.MaxBodyBytes, s.answerDownTools(trackDelivery(h.streamable)))
 	if opts.Token != "" {
 		chain = requireBearer(opts.Token, chain)
 	}

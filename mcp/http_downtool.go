@@ -1,0 +1,74 @@
+package mcp
+
+import (
+	"bytes"
+	"encoding/json"
+	"io"
+	"net/http"
+
+	mcpgo "github.com/mark3labs/mcp-go/mcp"
+)
+
+// answerDownTools answers, over HTTP, a tools/call of a tool whose server is
+// down with the server's state and reason, as an isError result like every
+// other failed call. Such a tool is not on mcp-go's surface (a server that
+// never came up has no known tools), so mcp-go would answer that the tool
+// does not exist. Everything else passes through unchanged.
+func (s *Server) answerDownTools(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.Method != http.MethodPost {
+			next.ServeHTTP(w, r)
+			return
+		}
+		body, err := io.ReadAll(r.Body)
+		if err != nil {
+			// Over the body cap, or the client went away: mcp-go reports it.
+			r.Body = io.NopCloser(io.MultiReader(bytes.NewReader(body), errReader{err}))
+			next.ServeHTTP(w, r)
+			return
+		}
+		r.Body = io.NopCloser(bytes.NewReader(body))
+		id, p, ok := s.downToolCall(body)
+		if !ok {
+			next.ServeHTTP(w, r)
+			return
+		}
+		res := s.forward(r.Context(), p.Name, p.Arguments, nil)
+		out, err := json.Marshal(mcpgo.NewJSONRPCResultResponse(mcpgo.NewRequestId(id), res))
+		if err != nil {
+			next.ServeHTTP(w, r)
+			return
+		}
+		w.Header().Set("Content-Type", "application/json")
+		_, _ = w.Write(out)
+	})
+}
+
+// downToolCall reports whether body is one tools/call of a tool that is not
+// on the surface and whose server is down.
+func (s *Server) downToolCall(body []byte) (any, *shortCallParams, bool) {
+	if !bytes.Contains(body, []byte(mcpgo.MethodToolsCall)) {
+		return nil, nil, false
+	}
+	var env envelope
+	if json.Unmarshal(body, &env) != nil || env.Method != string(mcpgo.MethodToolsCall) || !env.hasID() {
+		return nil, nil, false
+	}
+	var p shortCallParams
+	if json.Unmarshal(env.Params, &p) != nil || p.Name == "" {
+		return nil, nil, false
+	}
+	if ownTool(p.Name) || s.mcp.GetTool(p.Name) != nil || !ofDownServer(s.cat, p.Name) {
+		return nil, nil, false
+	}
+	var id any
+	if json.Unmarshal(env.ID, &id) != nil {
+		return nil, nil, false
+	}
+	return id, &p, true
+}
+
+// errReader fails every read with err.
+type errReader struct{ err error }
+
+func (e errReader) Read([]byte) (int, error) { return 0, e.err }
