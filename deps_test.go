@@ -43,7 +43,7 @@ var allowedImports = map[string][]string{
 	"hub":       {"internal/mcpwire", "internal/queuemark", "internal/proc", "internal/supervise", "events"},
 	"modelhost": {"internal/mcpwire", "internal/proc", "internal/supervise"},
 	"llm":       {"hub"},
-	"conductor": {"hub", "llm", "events"},
+	"conductor": {"hub", "llm", "events", "internal/supervise"},
 	"runlog":    {"conductor", "events", "internal/fsutil"},
 	"policies":  {"conductor", "hub", "llm", "runlog", "internal/fsutil"},
 	"tools":     {"retriever", "events", "internal/proc"},

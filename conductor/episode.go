@@ -12,6 +12,7 @@ import (
 
 	"github.com/toolhub/toolhub/events"
 	"github.com/toolhub/toolhub/hub"
+	"github.com/toolhub/toolhub/internal/supervise"
 	"github.com/toolhub/toolhub/llm"
 )
 
@@ -30,6 +31,8 @@ type Episodes struct {
 	bus            *events.Bus
 	maxResultChars int
 	keepBodies     bool
+	loadWait       time.Duration
+	loadRetry      supervise.RetryPolicy
 }
 
 // EpisodesConfig wires an Episodes.
@@ -43,17 +46,32 @@ type EpisodesConfig struct {
 	MaxResultChars int
 	// KeepRequests stores every model request and reply body in the trace.
 	KeepRequests bool
+	// LoadWait bounds how long one model call waits for a model that
+	// answers it is still loading (default DefaultLoadWait; negative: no
+	// wait). LoadRetry spaces the tries (zero: from 1 s up to 15 s).
+	LoadWait  time.Duration
+	LoadRetry supervise.RetryPolicy
 }
 
 // NewEpisodes checks the configuration and returns the runner.
 func NewEpisodes(cfg EpisodesConfig) (*Episodes, error) {
 	e := &Episodes{tools: cfg.Tools, models: cfg.Models, orchestrator: cfg.Orchestrator,
-		guard: cfg.Guard, bus: cfg.Bus, maxResultChars: cfg.MaxResultChars, keepBodies: cfg.KeepRequests}
+		guard: cfg.Guard, bus: cfg.Bus, maxResultChars: cfg.MaxResultChars, keepBodies: cfg.KeepRequests,
+		loadWait: cfg.LoadWait, loadRetry: cfg.LoadRetry}
 	if e.tools == nil {
 		return nil, errors.New("episodes need a tool caller")
 	}
 	if e.guard == nil {
 		e.guard = PermissiveGuard{}
+	}
+	switch {
+	case e.loadWait == 0:
+		e.loadWait = DefaultLoadWait
+	case e.loadWait < 0:
+		e.loadWait = 0
+	}
+	if e.loadRetry == (supervise.RetryPolicy{}) {
+		e.loadRetry = loadRetry
 	}
 	if e.maxResultChars <= 0 {
 		e.maxResultChars = 16000

@@ -58,7 +58,7 @@ func (ep *episode) callModel(ctx context.Context, call ModelCall) *Outcome {
 	if ep.keepBodies {
 		step.Request = body
 	}
-	reply, err := m.CompleteAs(ctx, call.Role, body)
+	reply, err := ep.completeWhenLoaded(ctx, m, call.Role, body)
 	if err != nil {
 		step.Error = err.Error()
 		ep.record(step)

@@ -8,6 +8,7 @@ import (
 	"net"
 	"net/http"
 	"os"
+	"strconv"
 	"time"
 
 	"github.com/openai/openai-go/v3"
@@ -63,6 +64,23 @@ func (e *ModelUnreachableError) Error() string {
 }
 
 func (e *ModelUnreachableError) Unwrap() error { return e.Err }
+
+// ModelLoadingError reports a model server that is up but cannot answer
+// yet: HTTP 503, as llama.cpp's "Loading model" and vLLM or Ollama while a
+// model loads. Waiting, not another request at once, is the cure.
+type ModelLoadingError struct {
+	Model string
+	URL   string
+	// RetryAfter is the server's Retry-After, when it sent one.
+	RetryAfter time.Duration
+	Err        error
+}
+
+func (e *ModelLoadingError) Error() string {
+	return fmt.Sprintf("model %q at %s is not ready (still loading): %v", e.Model, e.URL, e.Err)
+}
+
+func (e *ModelLoadingError) Unwrap() error { return e.Err }
 
 func newModel(ep ModelEndpoint, opts ModelOptions) *Model {
 	getenv := opts.Getenv
@@ -131,6 +149,10 @@ func (m *Model) Complete(ctx context.Context, body []byte) (*ModelReply, error) 
 func (m *Model) wrapError(err error) error {
 	var apiErr *openai.Error
 	if errors.As(err, &apiErr) {
+		if apiErr.StatusCode == http.StatusServiceUnavailable {
+			return &ModelLoadingError{Model: m.endpoint.Name, URL: m.endpoint.BaseURL,
+				RetryAfter: retryAfter(apiErr.Response), Err: err}
+		}
 		return fmt.Errorf("model %q: http %d: %w", m.endpoint.Name, apiErr.StatusCode, err)
 	}
 	var opErr *net.OpError
@@ -139,6 +161,18 @@ func (m *Model) wrapError(err error) error {
 		return &ModelUnreachableError{Model: m.endpoint.Name, URL: m.endpoint.BaseURL, Err: err}
 	}
 	return fmt.Errorf("model %q: %w", m.endpoint.Name, err)
+}
+
+// retryAfter reads a Retry-After of whole seconds; 0 when there is none.
+func retryAfter(resp *http.Response) time.Duration {
+	if resp == nil {
+		return 0
+	}
+	secs, err := strconv.Atoi(resp.Header.Get("Retry-After"))
+	if err != nil || secs <= 0 {
+		return 0
+	}
+	return time.Duration(min(secs, 600)) * time.Second
 }
 
 // completionUsage is the part of a completion the hub reads itself.

@@ -75,6 +75,12 @@ func TestOrchestratorResearchChoices(t *testing.T) {
 				{1, toolResult("Paris."), want{kind: actModel, endpoint: "big", purpose: "answer", body: []string{"Paris."}}},
 				{1, modelReply(t, `\boxed{Paris}`), want{kind: actAnswer, answer: "Paris", forced: true}},
 			}},
+		{"an orchestrator still loading after the engine's wait hands the turn to the fallback",
+			pureState(conductor.ModeResearch, true, search, policies.RoleAnswer), []feed{
+				{1, nil, decide},
+				{1, &conductor.Outcome{Kind: actModel, Err: &llm.ModelLoadingError{URL: "http://orch", Err: errors.New("503")}},
+					want{kind: actTool, tool: "search_documents", notes: "the orchestrator is still loading (http://orch); using the fallback policy"}},
+			}},
 		{"a cancelled call is no reason to fall back",
 			pureState(conductor.ModeResearch, true, search, policies.RoleAnswer), []feed{
 				{1, nil, decide},

@@ -24,13 +24,18 @@ func (o *Orchestrator) orchestratorCall(st *conductor.State, mem *OrchestratorMe
 
 // orchestratorReply reads the orchestrator's reply message from its
 // outcome. When ok is false, a is the turn's action instead: an
-// unreachable orchestrator switches to the fallback, any other failure or
-// an unreadable reply consumes the turn (the failure is already a step).
+// unreachable orchestrator, or one still loading after the engine waited
+// for it, switches to the fallback; any other failure or an unreadable
+// reply consumes the turn (the failure is already a step).
 func (o *Orchestrator) orchestratorReply(st *conductor.State, mem *OrchestratorMemory, last *conductor.Outcome) (msg Message, a conductor.Action, ok bool) {
 	if last.Err != nil {
 		var unreachable *llm.ModelUnreachableError
 		if errors.As(last.Err, &unreachable) && !last.Cancelled {
 			return Message{}, o.useFallback(st, mem, "the orchestrator is unreachable ("+unreachable.URL+")"), false
+		}
+		var loading *llm.ModelLoadingError
+		if errors.As(last.Err, &loading) && !last.Cancelled {
+			return Message{}, o.useFallback(st, mem, "the orchestrator is still loading ("+loading.URL+")"), false
 		}
 		return Message{}, endTurn(), false
 	}

@@ -113,6 +113,10 @@ func describeHealth(o OrchestratorHealth) string {
 		}
 		return msg
 	}
+	if o.Loading {
+		return strings.Join(nonEmpty([]string{"Orchestrator: loading the model…", o.Model,
+			"runs wait for it to be ready"}), " · ")
+	}
 	parts := []string{"Orchestrator: reachable", o.Model}
 	if o.GPU != "" {
 		parts = append(parts, "GPU "+o.GPU)

@@ -73,10 +73,13 @@ type ClientSnippet struct {
 // OrchestratorHealth is what is known of the orchestrator model.
 type OrchestratorHealth struct {
 	Reachable bool
-	Model     string
-	GPU       string // empty when unknown
-	Memory    string // empty when unknown
-	Detail    string // why it is unreachable, or the fallback in use
+	// Loading: the server answers but is still loading the model (its
+	// /health says 503); runs wait for it.
+	Loading bool
+	Model   string
+	GPU     string // empty when unknown
+	Memory  string // empty when unknown
+	Detail  string // why it is unreachable, or the fallback in use
 }
 
 // Health says how a server or model is doing, for its colour.

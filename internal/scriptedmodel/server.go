@@ -24,6 +24,7 @@ type Handler struct {
 	requests     [][]byte
 	loading      bool
 	loadingTurns int
+	loadingChats int
 	model        string
 	mux          *http.ServeMux
 	closing      chan struct{}
@@ -94,6 +95,15 @@ func (h *Handler) LoadingFor(n int) {
 	h.loadingTurns = n
 }
 
+// LoadingForChats makes the next n chat completions answer 503 "Loading
+// model", as a server does while it loads the weights; /health is not
+// affected.
+func (h *Handler) LoadingForChats(n int) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	h.loadingChats = n
+}
+
 // SetModel changes the model id of /v1/models and of completions.
 func (h *Handler) SetModel(id string) {
 	h.mu.Lock()
@@ -142,6 +152,10 @@ func (h *Handler) isLoading(healthCheck bool) bool {
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	if h.loading {
+		return true
+	}
+	if !healthCheck && h.loadingChats > 0 {
+		h.loadingChats--
 		return true
 	}
 	if h.loadingTurns > 0 {

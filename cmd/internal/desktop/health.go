@@ -31,6 +31,10 @@ func (b *Backend) OrchestratorHealth(ctx context.Context) ui.OrchestratorHealth 
 		return h
 	}
 	h.Reachable = true
+	if loading(ctx, o.BaseURL) {
+		h.Loading = true
+		return h
+	}
 	h.Detail = fmt.Sprintf("%s, %s", o.Locality, strings.TrimSuffix(o.BaseURL, "/v1"))
 	if o.Locality == hub.LocalityLocal {
 		h.GPU, h.Memory = localGPU(ctx)
@@ -55,6 +59,26 @@ func probeModels(ctx context.Context, base string) error {
 		return fmt.Errorf("answered %s", resp.Status)
 	}
 	return nil
+}
+
+// loading reports whether the server at base (an OpenAI-compatible /v1
+// URL) says on its /health that it is still loading the model: llama.cpp
+// and vLLM answer 503 there, while /v1/models may already answer. A server
+// without /health (Ollama) is not loading.
+func loading(ctx context.Context, base string) bool {
+	ctx, cancel := context.WithTimeout(ctx, healthTimeout)
+	defer cancel()
+	root := strings.TrimSuffix(strings.TrimSuffix(base, "/"), "/v1")
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, root+"/health", nil)
+	if err != nil {
+		return false
+	}
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		return false
+	}
+	resp.Body.Close()
+	return resp.StatusCode == http.StatusServiceUnavailable
 }
 
 // lastCause is the innermost part of an error message, e.g. "connection refused".
