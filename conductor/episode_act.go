@@ -94,7 +94,7 @@ func (ep *episode) requestBody(call ModelCall) []byte {
 
 // refuse records a call that was not made and returns why.
 func (ep *episode) refuse(step Step, err error) *Outcome {
-	step.Error = err.Error()
+	step.Error, step.Refused = err.Error(), true
 	ep.record(step)
 	return &Outcome{Err: err}
 }
@@ -102,7 +102,7 @@ func (ep *episode) refuse(step Step, err error) *Outcome {
 // callTool calls an offered catalog tool through the guard and the budget
 // and records the step.
 func (ep *episode) callTool(ctx context.Context, st *State, name string, args json.RawMessage, purpose string) *Outcome {
-	step := Step{Kind: StepTool, Tool: name, Purpose: purpose}
+	step := Step{Kind: StepTool, Tool: name, Purpose: purpose, Args: args}
 	tool, err := ep.checkTool(st, name)
 	if tool != nil {
 		step.Locality = tool.Locality

@@ -32,29 +32,34 @@ const (
 
 // Step is one recorded action of an episode.
 type Step struct {
-	Index     int          `json:"index"`
-	Turn      int          `json:"turn"`
-	Kind      StepKind     `json:"kind"`
-	Tool      string       `json:"tool,omitempty"`  // catalog tool, for tool steps
-	Alias     string       `json:"alias,omitempty"` // research/expert alias or "orchestrator"
-	Purpose   string       `json:"purpose,omitempty"`
-	Endpoint  string       `json:"endpoint,omitempty"` // model endpoint name
-	Model     string       `json:"model,omitempty"`    // backing model id
-	Locality  hub.Locality `json:"locality,omitempty"`
-	TokensIn  int          `json:"tokens_in,omitempty"`
-	TokensOut int          `json:"tokens_out,omitempty"`
-	Estimated bool         `json:"tokens_estimated,omitempty"`
-	USD       float64      `json:"usd,omitempty"`
+	Index int      `json:"index"`
+	Turn  int      `json:"turn"`
+	Kind  StepKind `json:"kind"`
+	Tool  string   `json:"tool,omitempty"` // catalog tool, for tool steps
+	// Args are a tool step's arguments as sent (or as the policy asked,
+	// for a call refused before it was sent).
+	Args      json.RawMessage `json:"args,omitempty"`
+	Alias     string          `json:"alias,omitempty"` // research/expert alias or "orchestrator"
+	Purpose   string          `json:"purpose,omitempty"`
+	Endpoint  string          `json:"endpoint,omitempty"` // model endpoint name
+	Model     string          `json:"model,omitempty"`    // backing model id
+	Locality  hub.Locality    `json:"locality,omitempty"`
+	TokensIn  int             `json:"tokens_in,omitempty"`
+	TokensOut int             `json:"tokens_out,omitempty"`
+	Estimated bool            `json:"tokens_estimated,omitempty"`
+	USD       float64         `json:"usd,omitempty"`
 	// CostUnknown marks a call whose price toolhub cannot know (a model
 	// served through the client's MCP sampling); USD is then 0.
-	CostUnknown bool            `json:"cost_unknown,omitempty"`
-	Wall        time.Duration   `json:"wall_ns"`
-	Error       string          `json:"error,omitempty"`
-	Text        string          `json:"text,omitempty"`       // observation text or a short result
-	Request     []byte          `json:"request,omitempty"`    // model request body, when kept
-	Reply       []byte          `json:"reply,omitempty"`      // model reply body, when kept
-	Response    string          `json:"response,omitempty"`   // model reply content or tool result text
-	ToolCalls   json.RawMessage `json:"tool_calls,omitempty"` // the model's parsed tool calls, as sent
+	CostUnknown bool          `json:"cost_unknown,omitempty"`
+	Wall        time.Duration `json:"wall_ns"`
+	Error       string        `json:"error,omitempty"`
+	// Refused: the call was not sent (a guard, the budget); Error says why.
+	Refused   bool            `json:"refused,omitempty"`
+	Text      string          `json:"text,omitempty"`       // observation text or a short result
+	Request   []byte          `json:"request,omitempty"`    // model request body, when kept
+	Reply     []byte          `json:"reply,omitempty"`      // model reply body, when kept
+	Response  string          `json:"response,omitempty"`   // model reply content or tool result text
+	ToolCalls json.RawMessage `json:"tool_calls,omitempty"` // the model's parsed tool calls, as sent
 }
 
 // RunStatus is how an episode ended.

@@ -32,6 +32,10 @@ type fakeBackend struct {
 	// or the gate is closed.
 	runGate chan struct{}
 	runCtx  context.Context //nolint:containedctx // the held run's, for the test to watch
+	// runSteps and runForced, when set, replace the run's two steps and
+	// mark its answer as the fallback's.
+	runSteps  []RunStep
+	runForced bool
 	// detailGate, when set, holds RunDetail until closed; details counts answers.
 	detailGate chan struct{}
 	details    int

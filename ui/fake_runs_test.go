@@ -11,12 +11,15 @@ func (f *fakeBackend) Run(ctx context.Context, req RunRequest, onStep func(RunSt
 	f.note()
 	f.mu.Lock()
 	f.runCtx = ctx
-	gate := f.runGate
+	gate, custom, forced := f.runGate, f.runSteps, f.runForced
 	f.mu.Unlock()
 	d := RunDetail{RunSummary: RunSummary{ID: "run-" + req.Mode, Task: req.Task, Started: time.Now()}, Mode: req.Mode}
 	steps := []RunStep{
 		{Kind: "model", Name: "orchestrator", Locality: "local", Wall: 900 * time.Millisecond},
 		{Index: 1, Kind: "tool", Name: "search_documents", Locality: "local", Wall: 40 * time.Millisecond},
+	}
+	if custom != nil {
+		steps = custom
 	}
 	for _, s := range steps {
 		onStep(s)
@@ -31,7 +34,7 @@ func (f *fakeBackend) Run(ctx context.Context, req RunRequest, onStep func(RunSt
 			return d, ctx.Err()
 		}
 	}
-	d.Status, d.Answer, d.USD, d.ToolCalls = "answered", "42", 0.0123, 1
+	d.Status, d.Answer, d.USD, d.ToolCalls, d.Forced = "answered", "42", 0.0123, 1, forced
 	f.record(d)
 	return d, nil
 }

@@ -72,3 +72,30 @@ func lastLines(s string, n int) string {
 }
 
 func joinLines(items []string) string { return "\n" + strings.Join(items, "\n") }
+
+// plural says n things: "1 tool", "2 tools", "0 tools".
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return "1 " + one
+	}
+	return fmt.Sprintf("%d %s", n, many)
+}
+
+// statusText is a run status in words; forced says the fallback policy
+// gave the answer.
+func statusText(status string, forced bool) string {
+	switch status {
+	case "answered":
+		if forced {
+			return "answered by the fallback"
+		}
+		return "answered"
+	case "no_answer":
+		return "no answer"
+	case "budget_exhausted":
+		return "stopped at the budget"
+	case "deadline":
+		return "stopped at the time limit"
+	}
+	return status
+}

@@ -38,13 +38,16 @@ func newHeader(a fyne.App, backend HeaderBackend, br *bridge) *Header {
 		buttons: container.NewHBox(),
 	}
 	h.EndpointLabel.TextStyle.Bold = true
+	h.EndpointLabel.Truncation = fyne.TextTruncateEllipsis
 	h.HealthLabel.Truncation = fyne.TextTruncateEllipsis
 	h.LocalOnly = localOnlyBadge()
 	h.LocalOnly.Hide()
-	top := container.NewHBox(h.EndpointLabel, h.LocalOnly)
+	// Two rows, each with one label that gives way: the endpoint and the
+	// local-only badge, then the orchestrator's health and the copy
+	// buttons. Nothing overlaps however narrow the window is.
 	h.object = container.NewVBox(
-		container.NewBorder(nil, nil, nil, h.buttons, top),
-		h.HealthLabel,
+		container.NewBorder(nil, nil, nil, h.LocalOnly, h.EndpointLabel),
+		container.NewBorder(nil, nil, nil, h.buttons, h.HealthLabel),
 		widget.NewSeparator(),
 	)
 	return h

@@ -10,14 +10,16 @@ import (
 	"fyne.io/fyne/v2/widget"
 )
 
-// privacyChoices are the radio options, one line each on what they mean.
+// privacyChoices are the radio options: a short label, and what it means,
+// shown under the options for the one chosen.
 var privacyChoices = []struct {
-	value Privacy
-	label string
+	value   Privacy
+	label   string
+	meaning string
 }{
-	{PrivacyLocalOnly, "Local only — nothing leaves this machine: remote tools and models are never offered or called"},
-	{PrivacyPreferLocal, "Prefer local — local tools and models first; remote ones only when the task needs them"},
-	{PrivacyAny, "Any — local and remote are equal; cost and latency decide"},
+	{PrivacyLocalOnly, "Local only", "Nothing leaves this machine: remote tools and models are never offered or called."},
+	{PrivacyPreferLocal, "Prefer local", "Local tools and models first; remote ones only when the task needs them."},
+	{PrivacyAny, "Any", "Local and remote are equal; cost and speed decide."},
 }
 
 // PreferencesTab edits the routing preferences and previews their effect.
@@ -38,9 +40,13 @@ type PreferencesTab struct {
 	latText   *widget.Label
 	saver     *prefsSaver
 	onPrivacy func(Privacy)
-	backend   PreferencesBackend
-	bridge    *bridge
-	object    fyne.CanvasObject
+	meaning   *widget.Label // what the chosen privacy means
+	// WeightFilter narrows the tools and models listed to those matching.
+	WeightFilter *widget.Entry
+	weightRows   []weightRow
+	backend      PreferencesBackend
+	bridge       *bridge
+	object       fyne.CanvasObject
 }
 
 func newPreferencesTab(backend PreferencesBackend, br *bridge, onPrivacy func(Privacy)) *PreferencesTab {
@@ -63,8 +69,11 @@ func (t *PreferencesTab) buildControls() {
 	for i, c := range privacyChoices {
 		labels[i] = c.label
 	}
-	t.Privacy = widget.NewRadioGroup(labels, func(string) { t.changed() })
+	t.Privacy = widget.NewRadioGroup(labels, func(string) { t.showMeaning(); t.changed() })
 	t.Privacy.Required = true
+	t.Privacy.Horizontal = true
+	t.meaning = widget.NewLabel("")
+	t.meaning.Wrapping = fyne.TextWrapWord
 	t.Cost = newWeightSlider(func() { t.changed() })
 	t.Latency = newWeightSlider(func() { t.changed() })
 	t.Budget = widget.NewEntry()
@@ -82,16 +91,22 @@ func newWeightSlider(changed func()) *widget.Slider {
 
 func (t *PreferencesTab) layout() fyne.CanvasObject {
 	form := widget.NewForm(
-		widget.NewFormItem("Privacy", t.Privacy),
+		widget.NewFormItem("Privacy", container.NewVBox(t.Privacy, t.meaning)),
 		widget.NewFormItem("Cost matters", container.NewBorder(nil, nil, nil, t.costText, t.Cost)),
 		widget.NewFormItem("Speed matters", container.NewBorder(nil, nil, nil, t.latText, t.Latency)),
 		widget.NewFormItem("Budget per task (USD)", t.Budget),
 	)
 	preview := widget.NewCard("What the orchestrator is told", "",
 		container.NewVBox(t.Sentence, widget.NewSeparator(), t.Allowed))
-	weights := widget.NewCard("Tools and models", "prefer · neutral · avoid · off", t.weightBox)
-	left := container.NewVScroll(container.NewVBox(form, weights))
-	right := container.NewVScroll(container.NewVBox(preview, t.Status))
+	t.WeightFilter = widget.NewEntry()
+	t.WeightFilter.SetPlaceHolder("Filter tools and models…")
+	t.WeightFilter.OnChanged = t.filterWeights
+	weights := widget.NewCard("Tools and models", "prefer · neutral · avoid · off",
+		container.NewBorder(t.WeightFilter, nil, nil, nil, t.weightBox))
+	// Scrolling both ways keeps the tab's minimum width small, so that
+	// nothing in it sets how wide the window must be.
+	left := container.NewScroll(container.NewVBox(form, weights))
+	right := container.NewScroll(container.NewVBox(preview, t.Status))
 	split := container.NewHSplit(left, right)
 	split.Offset = 0.58
 	return split
@@ -244,4 +259,15 @@ func formatBudget(v float64) string {
 		return ""
 	}
 	return strconv.FormatFloat(v, 'f', -1, 64)
+}
+
+// showMeaning says under the privacy options what the chosen one means.
+func (t *PreferencesTab) showMeaning() {
+	for _, c := range privacyChoices {
+		if c.label == t.Privacy.Selected {
+			t.meaning.SetText(c.meaning)
+			return
+		}
+	}
+	t.meaning.SetText("")
 }

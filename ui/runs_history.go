@@ -45,7 +45,7 @@ func newRunHistory(backend RunsBackend, br *bridge, onPick func(RunDetail, bool)
 }
 
 func historyLine(r RunSummary) string {
-	return fmt.Sprintf("%s  %-9s %7s %6s  %s", r.Started.Local().Format("Jan 02 15:04"), r.Status,
+	return fmt.Sprintf("%s  %s · %s · %s · %s", r.Started.Local().Format("Jan 02 15:04"), statusText(r.Status, r.Forced),
 		usd(r.USD), wall(r.Wall), shorten(r.Task, 60))
 }
 
@@ -94,13 +94,9 @@ func (h *runHistory) open(id string, auto bool) {
 
 func describeRun(d RunDetail) string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "%s — %s, %s mode, %s, %s\nTask: %s\n\n", d.ID, d.Status, orDash(d.Mode), usd(d.USD), wall(d.Wall), d.Task)
+	fmt.Fprintf(&b, "%s — %s, %s mode, %s, %s\nTask: %s\n\n", d.ID, statusText(d.Status, d.Forced), orDash(d.Mode), usd(d.USD), wall(d.Wall), d.Task)
 	for _, s := range d.Steps {
-		fmt.Fprintf(&b, "%2d. %s %s (%s) %s %s", s.Index+1, s.Kind, s.Name, orDash(s.Locality), wall(s.Wall), usd(s.USD))
-		if s.Error != "" {
-			b.WriteString(" — error: " + s.Error)
-		}
-		b.WriteString("\n")
+		b.WriteString(stepSummary(s) + "\n")
 	}
 	if d.Answer != "" {
 		b.WriteString("\nAnswer: " + d.Answer)

@@ -20,6 +20,7 @@ type RunsTab struct {
 	CancelBtn *widget.Button
 	State     *widget.Label
 	Steps     *fyne.Container
+	StepRows  []*stepRow // the rows in Steps, in order
 	Answer    *widget.Label
 	History   *runHistory
 	Spend     *BarChart
@@ -49,6 +50,7 @@ func newRunsTab(backend RunsBackend, br *bridge) *RunsTab {
 	t.Task.SetMinRowsVisible(3)
 	t.Task.Wrapping = fyne.TextWrapWord
 	t.Mode.SetSelected(RunModes[0])
+	t.State.Truncation = fyne.TextTruncateEllipsis
 	t.Answer.Wrapping = fyne.TextWrapWord
 	t.RunButton = widget.NewButtonWithIcon("Run", theme.MediaPlayIcon(), t.StartRun)
 	t.RunButton.Importance = widget.HighImportance
@@ -60,12 +62,13 @@ func newRunsTab(backend RunsBackend, br *bridge) *RunsTab {
 }
 
 func (t *RunsTab) layout() fyne.CanvasObject {
-	controls := container.NewHBox(widget.NewLabel("Mode"), t.Mode, t.RunButton, t.CancelBtn, t.State)
+	controls := container.NewBorder(nil, nil,
+		container.NewHBox(widget.NewLabel("Mode"), t.Mode, t.RunButton, t.CancelBtn), nil, t.State)
 	stepsCard := widget.NewCard("Steps", "", t.Steps)
 	answerCard := widget.NewCard("Answer", "", t.Answer)
 	t.scroll = container.NewVScroll(container.NewVBox(stepsCard, answerCard))
 	left := container.NewBorder(container.NewVBox(t.Task, controls), nil, nil, nil, t.scroll)
-	charts := container.NewGridWithColumns(2, t.Spend, t.Mix)
+	charts := container.NewScroll(container.NewGridWithColumns(2, t.Spend, t.Mix))
 	right := container.NewVSplit(t.History.object, charts)
 	right.Offset = 0.55
 	split := container.NewHSplit(left, right)
@@ -85,7 +88,7 @@ func (t *RunsTab) StartRun() {
 	t.running, t.started = true, true
 	t.RunButton.Disable()
 	t.CancelBtn.Enable()
-	t.Steps.RemoveAll()
+	t.clearSteps()
 	t.Answer.SetText("")
 	t.State.SetText("Running…")
 	ctx, cancel := t.bridge.cancellable()
@@ -104,47 +107,68 @@ func (t *RunsTab) RunTask(task string) {
 	t.StartRun()
 }
 
-// CancelRun cancels the running task.
+// CancelRun cancels the running task; with none running it does nothing.
 func (t *RunsTab) CancelRun() {
-	if t.cancel != nil {
+	if t.running && t.cancel != nil {
 		t.State.SetText("Cancelling…")
 		t.cancel()
 	}
 }
 
 func (t *RunsTab) addStep(s RunStep) {
-	t.Steps.Add(stepLabel(s))
-	t.State.SetText(fmt.Sprintf("Running… %d steps", len(t.Steps.Objects)))
+	t.addRow(s)
+	t.State.SetText(fmt.Sprintf("Running… %s", plural(len(t.StepRows), "step", "steps")))
 	t.relayout()
 }
 
-func stepLabel(s RunStep) *widget.Label {
-	text := fmt.Sprintf("%2d  %-11s %-28s %-6s %7s  %s", s.Index+1, s.Kind, shorten(s.Name, 28),
-		s.Locality, wall(s.Wall), usd(s.USD))
-	if s.Error != "" {
-		text += "  ✗ " + shorten(s.Error, 60)
+func (t *RunsTab) addRow(s RunStep) {
+	row := newStepRow(s)
+	t.StepRows = append(t.StepRows, row)
+	t.Steps.Add(row.object)
+}
+
+func (t *RunsTab) clearSteps() {
+	t.StepRows = nil
+	t.Steps.RemoveAll()
+}
+
+// showSteps puts a whole run's steps and answer in the steps area.
+func (t *RunsTab) showSteps(d RunDetail) {
+	t.clearSteps()
+	for _, s := range d.Steps {
+		t.addRow(s)
 	}
-	l := widget.NewLabel(text)
-	l.TextStyle.Monospace = true
-	return l
+	t.Answer.SetText(answerText(d, nil))
+	t.relayout()
+}
+
+// answerText is what the Answer card says of a finished run.
+func answerText(d RunDetail, err error) string {
+	switch {
+	case d.Answer != "" && d.Forced:
+		return d.Answer + "\n\n(answered by the fallback policy: the orchestrator model was not used)"
+	case d.Answer != "":
+		return d.Answer
+	case err != nil:
+		return "No answer: " + err.Error()
+	case d.Error != "":
+		return "No answer: " + d.Error
+	}
+	return ""
 }
 
 func (t *RunsTab) finished(d RunDetail, err error) {
-	t.running = false
+	t.running, t.cancel = false, nil
 	t.RunButton.Enable()
 	t.CancelBtn.Disable()
-	status := d.Status
-	if status == "" && err != nil {
+	status := statusText(d.Status, d.Forced)
+	if d.Status == "" && err != nil {
 		status = "failed"
 	}
-	t.State.SetText(fmt.Sprintf("%s · %s · %s · %d tool calls", orDash(status), usd(d.USD), wall(d.Wall), d.ToolCalls))
-	switch {
-	case d.Answer != "":
-		t.Answer.SetText(d.Answer)
-	case err != nil:
-		t.Answer.SetText("No answer: " + err.Error())
-	case d.Error != "":
-		t.Answer.SetText("No answer: " + d.Error)
+	t.State.SetText(fmt.Sprintf("%s · %s · %s · %s", orDash(status), usd(d.USD), wall(d.Wall),
+		plural(d.ToolCalls, "tool call", "tool calls")))
+	if text := answerText(d, err); text != "" {
+		t.Answer.SetText(text)
 	}
 	if d.ID != "" {
 		t.History.Detail.SetText(describeRun(d))
@@ -169,6 +193,9 @@ func (t *RunsTab) showDetail(d RunDetail, auto bool) {
 	}
 	t.History.Detail.SetText(describeRun(d))
 	t.Mix.SetBars(toolMix(d.Steps))
+	if !t.running {
+		t.showSteps(d)
+	}
 }
 
 // load fills the history and the spend chart.

@@ -20,7 +20,7 @@ var Shortcuts = []Shortcut{
 	{fyne.Key4, "Runs", "View"},
 	{fyne.KeyR, "Refresh servers and health", "View"},
 	{fyne.KeyReturn, "Run the typed task", "Run"},
-	{fyne.KeyPeriod, "Cancel the running task or ingest", "Run"},
+	{fyne.KeyPeriod, "Cancel the running task (on the Documents tab: the ingest)", "Run"},
 	{fyne.KeyI, "Ingest the document folders", "Run"},
 	{fyne.KeyF, "Search past runs", "Run"},
 }
@@ -34,7 +34,7 @@ func (d *Desktop) shortcutActions() map[fyne.KeyName]func() {
 		fyne.Key4:      func() { d.Select(TabRuns) },
 		fyne.KeyR:      func() { d.Servers.refresh(); d.Header.probe() },
 		fyne.KeyReturn: func() { d.Select(TabRuns); d.Runs.StartRun() },
-		fyne.KeyPeriod: func() { d.Runs.CancelRun(); d.Documents.CancelIngest() },
+		fyne.KeyPeriod: d.cancelShown,
 		fyne.KeyI:      func() { d.Select(TabDocuments); d.Documents.StartIngest() },
 		fyne.KeyF:      func() { d.Select(TabRuns); d.Window.Canvas().Focus(d.Runs.History.Search) },
 	}
@@ -55,4 +55,14 @@ func (d *Desktop) addShortcuts() {
 		menus[s.Menu].Items = append(menus[s.Menu].Items, item)
 	}
 	d.Window.SetMainMenu(fyne.NewMainMenu(menus["View"], menus["Run"]))
+}
+
+// cancelShown cancels the work of the tab in view: the ingest on the
+// Documents tab, the running task anywhere else.
+func (d *Desktop) cancelShown() {
+	if item := d.Tabs.Selected(); item != nil && item.Text == TabDocuments {
+		d.Documents.CancelIngest()
+		return
+	}
+	d.Runs.CancelRun()
 }

@@ -8,7 +8,6 @@ import (
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/driver/desktop"
 	"fyne.io/fyne/v2/test"
-	"fyne.io/fyne/v2/widget"
 )
 
 func TestRunShowsStepsLiveAndCancels(t *testing.T) {
@@ -21,7 +20,7 @@ func TestRunShowsStepsLiveAndCancels(t *testing.T) {
 	if !h.d.Runs.running || h.d.Runs.CancelBtn.Disabled() {
 		t.Fatal("run not shown as running while the backend holds it")
 	}
-	if got := h.d.Runs.Steps.Objects[1].(*widget.Label).Text; !strings.Contains(got, "search_documents") {
+	if got := h.d.Runs.StepRows[1].Summary.Text; !strings.Contains(got, "search_documents") {
 		t.Fatalf("second step shows %q", got)
 	}
 	test.Tap(h.d.Runs.CancelBtn)

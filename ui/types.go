@@ -150,10 +150,15 @@ type RunStep struct {
 	Index    int
 	Kind     string // model, tool, observation, answer
 	Name     string // tool or model name
+	Purpose  string // what a model call was for
 	Locality string
 	Wall     time.Duration
 	USD      float64
 	Error    string
+	Refused  bool   // the call was not sent: Error says why
+	Text     string // an observation's or an answer's text
+	Input    string // a tool call's arguments, a model call's request
+	Output   string // a tool's result, a model's reply
 }
 
 // RunSummary is one run in the history.
@@ -161,6 +166,7 @@ type RunSummary struct {
 	ID        string
 	Task      string
 	Status    string
+	Forced    bool // the answer came from the fallback policy
 	Started   time.Time
 	USD       float64
 	Wall      time.Duration

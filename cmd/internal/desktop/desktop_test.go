@@ -8,7 +8,6 @@ import (
 	"time"
 
 	"fyne.io/fyne/v2/test"
-	"fyne.io/fyne/v2/widget"
 
 	"github.com/toolhub/toolhub/internal/scriptedmodel"
 	"github.com/toolhub/toolhub/policies"
@@ -103,8 +102,8 @@ func (e *env) runTask(task string) {
 }
 
 func stepShown(d *ui.Desktop, name string) bool {
-	for _, o := range d.Runs.Steps.Objects {
-		if l, ok := o.(*widget.Label); ok && strings.Contains(l.Text, name) {
+	for _, r := range d.Runs.StepRows {
+		if strings.Contains(r.Summary.Text, name) {
 			return true
 		}
 	}

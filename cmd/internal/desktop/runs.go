@@ -1,7 +1,11 @@
 package desktop
 
 import (
+	"bytes"
 	"context"
+	"encoding/json"
+	"strconv"
+	"strings"
 
 	"github.com/toolhub/toolhub/conductor"
 	"github.com/toolhub/toolhub/events"
@@ -49,7 +53,7 @@ func (b *Backend) RunDetail(_ context.Context, id string) (ui.RunDetail, error) 
 }
 
 func runSummary(r *conductor.Run) ui.RunSummary {
-	return ui.RunSummary{ID: r.ID, Task: r.Task, Status: string(r.Status), Started: r.Started,
+	return ui.RunSummary{ID: r.ID, Task: r.Task, Status: string(r.Status), Forced: r.Forced, Started: r.Started,
 		USD: r.Totals.USD, Wall: r.Totals.Wall, ToolCalls: r.Totals.ToolCalls}
 }
 
@@ -70,6 +74,47 @@ func runStep(s conductor.Step) ui.RunStep {
 	if name == "" {
 		name = s.Alias
 	}
-	return ui.RunStep{Index: s.Index, Kind: string(s.Kind), Name: name, Locality: string(s.Locality),
-		Wall: s.Wall, USD: s.USD, Error: s.Error}
+	return ui.RunStep{Index: s.Index, Kind: string(s.Kind), Name: name, Purpose: s.Purpose,
+		Locality: string(s.Locality), Wall: s.Wall, USD: s.USD, Error: s.Error, Refused: s.Refused,
+		Text: s.Text, Input: stepInput(s), Output: stepOutput(s)}
+}
+
+// stepDetailRunes caps the input and output a step shows when expanded.
+const stepDetailRunes = 4000
+
+// stepInput is what a step sent: a tool's arguments, a model's request.
+func stepInput(s conductor.Step) string {
+	if len(s.Args) > 0 {
+		return capRunes(indentJSON(s.Args))
+	}
+	if len(s.Request) > 0 {
+		return capRunes(indentJSON(s.Request))
+	}
+	return ""
+}
+
+// stepOutput is what came back: a tool's result, a model's reply and the
+// tool calls it asked for.
+func stepOutput(s conductor.Step) string {
+	out := s.Response
+	if len(s.ToolCalls) > 0 {
+		out = strings.TrimSpace(out + "\n" + indentJSON(s.ToolCalls))
+	}
+	return capRunes(out)
+}
+
+func indentJSON(raw []byte) string {
+	var b bytes.Buffer
+	if json.Indent(&b, raw, "", "  ") != nil {
+		return string(raw)
+	}
+	return b.String()
+}
+
+func capRunes(s string) string {
+	r := []rune(s)
+	if len(r) <= stepDetailRunes {
+		return s
+	}
+	return string(r[:stepDetailRunes]) + "\n… (" + strconv.Itoa(len(r)-stepDetailRunes) + " more characters)"
 }
