@@ -110,6 +110,12 @@ func (d *Desktop) Select(title string) {
 	}
 }
 
+// Reveal shows the window, hidden or not, in front; on the UI goroutine.
+func (d *Desktop) Reveal() {
+	d.Window.Show()
+	d.Window.RequestFocus()
+}
+
 // Quit stops the desktop and the app; safe from any goroutine.
 func (d *Desktop) Quit() {
 	d.bridge.onUI(func() {

@@ -70,6 +70,15 @@ func run(ctx context.Context, f flags, log *slog.Logger) error {
 	if err != nil {
 		return err
 	}
+	inst, err := claimData(data)
+	if errors.Is(err, errRunning) {
+		fmt.Fprintln(os.Stderr, err) // not a failure: the running one is shown
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	defer inst.Close()
 	runs := filepath.Join(data, "runs")
 	d, err := daemon.New(daemon.Options{Config: cfg, Logger: log, RunLogDir: runs,
 		OpenIndex: indexOpener(cfg.Documents, log), WatchPreferences: true})
@@ -94,16 +103,28 @@ func run(ctx context.Context, f flags, log *slog.Logger) error {
 		stopHTTP := serveHTTP(ctx, d, f, backend, log)
 		defer stopHTTP()
 	}
-	return show(ctx, backend, f)
+	return show(ctx, backend, f, inst)
 }
 
-// show runs the window until it is closed (or ctx ends).
-func show(ctx context.Context, backend *desktop.Backend, f flags) error {
+// claimData makes this desktop the one running on the data folder; when
+// another already runs there, it is asked to show its window and the
+// error is errRunning.
+func claimData(data string) (*instance, error) {
+	if err := os.MkdirAll(data, 0o700); err != nil {
+		return nil, fmt.Errorf("data folder: %w", err)
+	}
+	return claimInstance(data)
+}
+
+// show runs the window until it is closed (or ctx ends); a later start of
+// the desktop brings it to the front.
+func show(ctx context.Context, backend *desktop.Backend, f flags, inst *instance) error {
 	a := app.NewWithID("dev.toolhub.desktop")
 	w := ui.New(a, backend, ui.Options{})
 	if trayAvailable() {
 		w.InstallTray()
 	}
+	inst.serve(func() { fyne.Do(w.Reveal) })
 	w.Start()
 	if f.width > 0 && f.height > 0 {
 		w.Window.Resize(fyne.NewSize(float32(f.width), float32(f.height)))

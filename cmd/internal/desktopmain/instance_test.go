@@ -1,0 +1,58 @@
+package desktopmain
+
+import (
+	"errors"
+	"net"
+	"os"
+	"path/filepath"
+	"testing"
+)
+
+func TestSecondStartShowsTheFirstAndExits(t *testing.T) {
+	dir := t.TempDir()
+	first, err := claimInstance(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	shown := make(chan struct{}, 2)
+	first.serve(func() { shown <- struct{}{} })
+
+	if _, err := claimInstance(dir); !errors.Is(err, errRunning) {
+		t.Fatalf("second claim: %v, want errRunning", err)
+	}
+	select {
+	case <-shown:
+	default:
+		t.Fatal("the first desktop was not asked to show its window")
+	}
+	first.Close()
+	if _, err := os.Stat(filepath.Join(dir, instanceSocket)); !os.IsNotExist(err) {
+		t.Fatalf("socket left after Close: %v", err)
+	}
+	again, err := claimInstance(dir)
+	if err != nil {
+		t.Fatalf("claim after the first closed: %v", err)
+	}
+	again.Close()
+}
+
+func TestSocketLeftByACrashIsTakenOver(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, instanceSocket)
+	// A listener closed without removing its file is what a killed
+	// desktop leaves behind.
+	ln, err := net.Listen("unix", path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ln.(*net.UnixListener).SetUnlinkOnClose(false)
+	ln.Close()
+	if _, err := os.Stat(path); err != nil {
+		t.Fatalf("no stale socket to test with: %v", err)
+	}
+	inst, err := claimInstance(dir)
+	if err != nil {
+		t.Fatalf("stale socket not taken over: %v", err)
+	}
+	inst.Close()
+}
