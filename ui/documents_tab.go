@@ -103,7 +103,7 @@ func (t *DocumentsTab) addFolder(path string) {
 		return
 	}
 	t.folders = append(t.folders, path)
-	t.Folders.SetText(fmt.Sprint(len(t.folders), " folders: ", joinLines(t.folders)))
+	t.Folders.SetText(plural(len(t.folders), "folder", "folders") + ": " + joinLines(t.folders))
 }
 
 // StartIngest indexes the folders; the work and its progress run off the

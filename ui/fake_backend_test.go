@@ -41,6 +41,7 @@ type fakeBackend struct {
 	details    int
 	// changes carries what push reports to Changes.
 	changes chan Change
+	guide   fakeGuide
 }
 
 func newFakeBackend() *fakeBackend {
@@ -55,6 +56,8 @@ func newFakeBackend() *fakeBackend {
 			{Name: "gpt-5", Kind: "model", Health: HealthOK, State: "configured", Locality: "remote", Cost: "$1.25/M in", Enabled: true},
 		},
 		goroutines: map[int64]int{},
+		// set up already: the guide opens by itself only in its own tests
+		guide: fakeGuide{setup: SetupState{ModelConfigured: true, Servers: 2}},
 	}
 }
 
