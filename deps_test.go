@@ -39,6 +39,7 @@ var allowedImports = map[string][]string{
 	"retriever/synthetic":                      {"retriever", "retriever/beir"},
 	"retriever/internal/ingestchild":           {"retriever"},
 	"ui":                                       {},
+	"secrets":                                  {"internal/fsutil"},
 	// the environment and the engine
 	"hub":       {"internal/mcpwire", "internal/queuemark", "internal/proc", "internal/supervise", "events"},
 	"modelhost": {"internal/mcpwire", "internal/proc", "internal/supervise"},
