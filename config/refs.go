@@ -49,15 +49,20 @@ func (u unresolved) message() string {
 
 // SecretName is the name under which the value of key (an env variable,
 // a header, a VS Code input) of server is kept: "SERVER.KEY". Server names
-// have no ".", so the first "." splits it again.
+// have no ".", so the first "." splits it again. Characters a secret's
+// name cannot hold, and ":", become "-"; the name is cut to 200 bytes.
 func SecretName(server, key string) string {
 	b := []byte(key)
 	for i, c := range b {
-		if !strings.ContainsRune(secretNameChars, rune(c)) {
+		if c == ':' || !strings.ContainsRune(secretNameChars, rune(c)) {
 			b[i] = '-'
 		}
 	}
-	return server + "." + string(b)
+	name := server + "." + string(b)
+	if len(name) > 200 {
+		name = name[:200]
+	}
+	return name
 }
 
 // SetSecretCommand is the command that stores the secret name.
