@@ -206,3 +206,8 @@ func clip(s string) string {
 	}
 	return s[:limit] + "..."
 }
+
+// ServerNameProblem says why name cannot name a server, or returns "".
+func ServerNameProblem(name string) string {
+	return nameProblem(name)
+}
