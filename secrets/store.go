@@ -81,7 +81,7 @@ func open(opts Options, ring keyring, probeWait time.Duration) (*Store, error) {
 		}
 		s.ring = ring
 	case BackendFile:
-		s.why = "chosen in the options"
+		s.why = "the file backend was chosen"
 	default:
 		return nil, fmt.Errorf("open secrets: backend %q: want auto, keychain or file", opts.Backend)
 	}

@@ -36,7 +36,7 @@ func (m *secretMover) move(plan *config.AddPlan) error {
 		}
 		m.store = store
 	}
-	if err := m.ask(len(pending)); err != nil {
+	if err := m.ask(pending); err != nil {
 		return err
 	}
 	if !m.approved {
@@ -52,20 +52,21 @@ func (m *secretMover) move(plan *config.AddPlan) error {
 	return nil
 }
 
-// ask asks, once, whether to move n secrets; without a terminal they are
-// moved, and the command says so.
-func (m *secretMover) ask(n int) error {
+// ask asks, once, whether to move the pending secrets; without a terminal
+// they are moved, and the command says so.
+func (m *secretMover) ask(pending []string) error {
 	if m.asked {
 		return nil
 	}
 	m.asked = true
 	where := m.store.Backend()
 	if _, ok := terminalFd(m.g.stdio.In); !ok {
-		fmt.Fprintf(m.g.stdio.Err, "moving %d literal secret(s) into %s: toolhub keeps none in its config (stdin is not a terminal, so not asking)\n", n, where)
+		fmt.Fprintf(m.g.stdio.Err, "moving %d literal secret(s) (%s) into %s: toolhub keeps none in its config (stdin is not a terminal, so not asking)\n",
+			len(pending), strings.Join(pending, ", "), where)
 		m.approved = true
 		return nil
 	}
-	ok, err := confirm(m.g.stdio.In, m.g.stdio.Err, fmt.Sprintf("Move %d secret(s) into %s?", n, where))
+	ok, err := confirm(m.g.stdio.In, m.g.stdio.Err, fmt.Sprintf("Move %d secret(s) (%s) into %s?", len(pending), strings.Join(pending, ", "), where))
 	m.approved = ok
 	return err
 }
