@@ -105,6 +105,18 @@ func (r *clientReader) checkRefs(name string, s *Server) {
 	if slices.ContainsFunc(literal, func(v string) bool { return strings.Contains(v, "${") }) {
 		r.warn(fmt.Sprintf("server %q: ${...} in command, args, cwd or url is passed as written: toolhub expands ${NAME} only in env and headers", name))
 	}
+	if slices.ContainsFunc(s.Args, looksLikeToken) {
+		r.warn(fmt.Sprintf("server %q: an argument looks like an access token and is copied as written: pass it in env instead, as ${keychain:NAME}", name))
+	}
+}
+
+// looksLikeToken reports whether an argument, or the value of a
+// --flag=value argument, starts like an issued token.
+func looksLikeToken(arg string) bool {
+	if _, v, ok := strings.Cut(arg, "="); ok && hasTokenPrefix(v) {
+		return true
+	}
+	return hasTokenPrefix(arg)
 }
 
 // inputsToSecrets turns each ${input:ID} of v into a reference to the

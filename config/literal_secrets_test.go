@@ -141,3 +141,31 @@ func FuzzMoveLiteralSecrets(f *testing.F) {
 		}
 	})
 }
+
+func TestImportWarnsAboutTokensInArgs(t *testing.T) {
+	for _, tt := range []struct {
+		name string
+		args string
+		warn bool
+	}{
+		{"token argument", `["--token", "ghp_0123456789abcdefghij"]`, true},
+		{"flag with a token", `["--api-key=sk-0123456789abcdef"]`, true},
+		{"plain arguments", `["-y", "@modelcontextprotocol/server-github", "--port=8080"]`, false},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			cf, err := parseClientFile("c.json", ClientGeneric, []byte(`{"mcpServers": {"s": {"command": "x", "args": `+tt.args+`}}}`))
+			if err != nil {
+				t.Fatal(err)
+			}
+			warned := slices.ContainsFunc(cf.Warnings, func(w string) bool { return strings.Contains(w, "looks like an access token") })
+			if warned != tt.warn {
+				t.Errorf("warnings %q; want a token warning: %v", cf.Warnings, tt.warn)
+			}
+			for _, w := range cf.Warnings {
+				if strings.Contains(w, "0123456789abcdef") {
+					t.Errorf("a warning quotes the token: %s", w)
+				}
+			}
+		})
+	}
+}
