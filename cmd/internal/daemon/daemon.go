@@ -88,7 +88,8 @@ func New(opts Options) (d *Daemon, err error) {
 	}
 	// A server entry that cannot be used is listed as invalid with its
 	// problems; the others start (toolhub config check still fails on it).
-	specs := opts.Config.ServeSpecsFrom(config.Lookup{Env: opts.LookupEnv, Secrets: configSecrets(opts)})
+	lookup := config.Lookup{Env: opts.LookupEnv, Secrets: configSecrets(opts)}
+	specs := opts.Config.ServeSpecsFrom(lookup)
 	for _, spec := range specs {
 		if spec.Invalid != "" {
 			opts.Logger.Warn("server entry cannot be used; the others start", "server", spec.Name, "problem", spec.Invalid)
@@ -127,7 +128,7 @@ func New(opts Options) (d *Daemon, err error) {
 	if opts.EditOrchestrator != nil {
 		opts.EditOrchestrator(&models.Orchestrator)
 	}
-	host, err := NewModelHost(models, opts.LookupEnv, opts.Logger)
+	host, err := NewModelHost(models, lookup, opts.Logger)
 	if err != nil {
 		return nil, fmt.Errorf("build daemon: %w", err)
 	}
