@@ -25,6 +25,13 @@ func (d *downstream) Run(ctx context.Context) {
 			conn.close(d.opts.StopGrace)
 			return
 		}
+		if d.wantsSignIn(err) {
+			conn.close(d.opts.StopGrace)
+			if !d.awaitSignIn(ctx) {
+				return
+			}
+			continue
+		}
 		if d.remote() {
 			delay := d.recordRetry(err)
 			conn.close(d.opts.StopGrace)
