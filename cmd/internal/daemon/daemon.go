@@ -85,7 +85,7 @@ func New(opts Options) (d *Daemon, err error) {
 	}
 	// A server entry that cannot be used is listed as invalid with its
 	// problems; the others start (toolhub config check still fails on it).
-	specs := opts.Config.ServeSpecs(opts.LookupEnv)
+	specs := opts.Config.WithOAuth(opts.Config.ServeSpecs(opts.LookupEnv), opts.LookupEnv)
 	for _, spec := range specs {
 		if spec.Invalid != "" {
 			opts.Logger.Warn("server entry cannot be used; the others start", "server", spec.Name, "problem", spec.Invalid)
