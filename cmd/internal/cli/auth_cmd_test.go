@@ -12,7 +12,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/toolhub/toolhub/internal/proc"
 	"github.com/toolhub/toolhub/internal/testenv"
 )
 
@@ -27,14 +26,12 @@ func startOAuthDemo(t *testing.T) string {
 	mcpPort, authPort := testenv.FreePort(t), testenv.FreePort(t)
 	cmd := exec.Command(node, script, "--oauth")
 	cmd.Env = append(os.Environ(), fmt.Sprintf("MCP_PORT=%d", mcpPort), fmt.Sprintf("MCP_AUTH_PORT=%d", authPort))
-	group, err := proc.Start(cmd)
-	if err != nil {
+	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
-	t.Cleanup(func() {
-		_ = group.Kill()
+	t.Cleanup(func() { // node itself serves both ports: no children to reap
+		_ = cmd.Process.Kill()
 		_ = cmd.Wait()
-		_ = group.Release()
 	})
 	testenv.WaitListening(t, fmt.Sprintf("127.0.0.1:%d", mcpPort), 30*time.Second)
 	testenv.WaitListening(t, fmt.Sprintf("127.0.0.1:%d", authPort), 30*time.Second)
