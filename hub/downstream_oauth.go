@@ -47,8 +47,8 @@ func (d *downstream) httpOAuthOption() transport.StreamableHTTPCOption {
 // wants the user to sign in. A 401 despite an Authorization header from
 // the config is a wrong static credential, not a sign-in.
 func (d *downstream) wantsSignIn(err error) bool {
-	if err == nil || !d.remote() {
-		return false
+	if err == nil || d.spec.Transport != TransportHTTP {
+		return false // sign-in is offered for streamable HTTP only
 	}
 	if errors.Is(err, errSignInRequired) || errors.Is(err, transport.ErrOAuthAuthorizationRequired) {
 		return true

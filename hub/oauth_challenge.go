@@ -25,6 +25,11 @@ type challenge struct {
 	// scopes are those of the Bearer challenge, or else the protected
 	// resource metadata's scopes_supported.
 	scopes []string
+	// authServerMetadataURL is where the authorization server's metadata
+	// is when mcp-go would not find it: the protected resource metadata is
+	// only at the origin's root, or there is none and the metadata is at
+	// the origin's root (2025-03-26).
+	authServerMetadataURL string
 }
 
 // probe sends an unauthenticated initialize to spec's URL and reads the
@@ -66,49 +71,116 @@ func probe(ctx context.Context, client *http.Client, spec ServerSpec) (challenge
 			prm = params["resource_metadata"]
 		}
 	}
-	if ch.scopes == nil {
-		ch.scopes = supportedScopes(ctx, client, spec.URL, prm)
-	}
+	discover(ctx, client, spec, prm, &ch)
 	return ch, nil
 }
 
-// supportedScopes reads scopes_supported from the protected resource
-// metadata (RFC 9728) at prm, or at the well-known URL of serverURL. A
-// document on another origin than the server's, or none, gives no scopes.
-func supportedScopes(ctx context.Context, client *http.Client, serverURL, prm string) []string {
-	base, err := url.Parse(serverURL)
+// discover finds what mcp-go's discovery misses, into ch: the protected
+// resource metadata (RFC 9728) at the URL the challenge advertised, else at
+// the path-based well-known URL, else at the origin's root one, which
+// mcp-go does not try; the scopes_supported there; and with no such
+// document at all, authorization server metadata at the origin's root, as
+// servers of the 2025-03-26 spec publish it (mcp-go looks below the path).
+func discover(ctx context.Context, client *http.Client, spec ServerSpec, advertised string, ch *challenge) {
+	base, err := url.Parse(spec.URL)
 	if err != nil {
-		return nil
+		return
 	}
-	if prm == "" {
-		path := strings.TrimSuffix(base.EscapedPath(), "/")
-		prm = base.Scheme + "://" + base.Host + "/.well-known/oauth-protected-resource" + path
+	origin := base.Scheme + "://" + base.Host
+	candidates := []string{origin + "/.well-known/oauth-protected-resource" + strings.TrimSuffix(base.EscapedPath(), "/")}
+	if advertised != "" {
+		candidates = []string{advertised}
+	} else if candidates[0] != origin+"/.well-known/oauth-protected-resource" {
+		candidates = append(candidates, origin+"/.well-known/oauth-protected-resource")
 	}
-	u, err := url.Parse(prm)
-	if err != nil || !strings.EqualFold(u.Scheme, base.Scheme) || !strings.EqualFold(u.Host, base.Host) {
-		return nil
+	for i, prm := range candidates {
+		var doc struct {
+			Resource             string   `json:"resource"`
+			AuthorizationServers []string `json:"authorization_servers"`
+			ScopesSupported      []string `json:"scopes_supported"`
+		}
+		if !getJSON(ctx, client, origin, prm, &doc) {
+			continue
+		}
+		if ch.scopes == nil {
+			ch.scopes = doc.ScopesSupported
+		}
+		if i > 0 && len(doc.AuthorizationServers) > 0 && bindsTo(doc.Resource, base) {
+			// mcp-go takes a document from anywhere but the path-based URL
+			// only when its resource is the server's URL exactly; the root
+			// one names the origin. Point it at the authorization server.
+			ch.authServerMetadataURL = authServerMetadata(ctx, client, doc.AuthorizationServers[0])
+		}
+		return
 	}
-	req, err := http.NewRequestWithContext(ctx, http.MethodGet, prm, nil)
+	if advertised != "" || (spec.OAuth != nil && spec.OAuth.AuthServerMetadataURL != "") {
+		return
+	}
+	for _, meta := range []string{origin + "/.well-known/oauth-authorization-server", origin + "/.well-known/openid-configuration"} {
+		var doc struct {
+			TokenEndpoint string `json:"token_endpoint"`
+		}
+		if getJSON(ctx, client, origin, meta, &doc) && doc.TokenEndpoint != "" {
+			ch.authServerMetadataURL = meta
+			return
+		}
+	}
+}
+
+// bindsTo reports whether a root document's resource names the server:
+// its origin, or a path above the server's.
+func bindsTo(resource string, server *url.URL) bool {
+	r, err := url.Parse(resource)
+	if err != nil || !strings.EqualFold(r.Scheme, server.Scheme) || !strings.EqualFold(r.Host, server.Host) {
+		return false
+	}
+	p := strings.TrimSuffix(r.EscapedPath(), "/")
+	return p == "" || p == strings.TrimSuffix(server.EscapedPath(), "/") || strings.HasPrefix(server.EscapedPath(), p+"/")
+}
+
+// authServerMetadata finds the metadata of the authorization server
+// issuer (RFC 8414 with the path inserted, then OpenID Connect), or "".
+func authServerMetadata(ctx context.Context, client *http.Client, issuer string) string {
+	u, err := url.Parse(issuer)
+	if err != nil || u.Host == "" {
+		return ""
+	}
+	origin, path := u.Scheme+"://"+u.Host, strings.Trim(u.EscapedPath(), "/")
+	candidates := []string{origin + "/.well-known/oauth-authorization-server", origin + "/.well-known/openid-configuration"}
+	if path != "" {
+		candidates = []string{origin + "/.well-known/oauth-authorization-server/" + path,
+			origin + "/.well-known/openid-configuration/" + path, origin + "/" + path + "/.well-known/openid-configuration"}
+	}
+	for _, c := range candidates {
+		var doc struct {
+			Issuer string `json:"issuer"`
+		}
+		if getJSON(ctx, client, origin, c, &doc) && strings.TrimSuffix(doc.Issuer, "/") == strings.TrimSuffix(issuer, "/") {
+			return c
+		}
+	}
+	return ""
+}
+
+// getJSON fetches a JSON document on origin into v and reports whether
+// it answered 200 with one. A URL on another origin is not fetched.
+func getJSON(ctx context.Context, client *http.Client, origin, target string, v any) bool {
+	u, err := url.Parse(target)
+	if err != nil || !strings.EqualFold(u.Scheme+"://"+u.Host, origin) {
+		return false
+	}
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, target, nil)
 	if err != nil {
-		return nil
+		return false
 	}
 	req.Header.Set("Accept", "application/json")
 	resp, err := client.Do(req)
 	if err != nil {
-		return nil
+		return false
 	}
 	defer resp.Body.Close()
 	data, err := io.ReadAll(io.LimitReader(resp.Body, maxChallengeBody))
-	if err != nil || resp.StatusCode != http.StatusOK {
-		return nil
-	}
-	var doc struct {
-		ScopesSupported []string `json:"scopes_supported"`
-	}
-	if json.Unmarshal(bytes.TrimSpace(data), &doc) != nil {
-		return nil
-	}
-	return doc.ScopesSupported
+	return err == nil && resp.StatusCode == http.StatusOK && json.Unmarshal(bytes.TrimSpace(data), v) == nil
 }
 
 // bearerParams parses the auth-params of a WWW-Authenticate value whose

@@ -130,6 +130,13 @@ func (c *Credentials) signInHandler(ctx context.Context, spec ServerSpec, rec si
 		// Registered for another redirect URI: register again.
 		rec.ClientID, rec.ClientSecret, rec.TokenEndpointAuthMethod = "", "", ""
 	}
+	if rec.AuthServerMetadataURL != ch.authServerMetadataURL {
+		rec.AuthServerMetadataURL = ch.authServerMetadataURL
+		err := c.update(spec.Name, func(r *signInRecord) { r.AuthServerMetadataURL = ch.authServerMetadataURL })
+		if err != nil {
+			return nil, err
+		}
+	}
 	cfg := c.oauthConfig(spec, rec, redirectURI)
 	cfg.HTTPClient = opts.HTTPClient
 	if len(cfg.Scopes) == 0 {

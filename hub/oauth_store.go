@@ -50,6 +50,9 @@ type signInRecord struct {
 	ClientSecret            string `json:"clientSecret,omitempty"`
 	TokenEndpointAuthMethod string `json:"tokenEndpointAuthMethod,omitempty"`
 	RedirectURI             string `json:"redirectUri,omitempty"`
+	// Where sign-in found authorization server metadata that mcp-go's
+	// discovery would miss.
+	AuthServerMetadataURL string `json:"authServerMetadataUrl,omitempty"`
 }
 
 func secretName(server string) string { return "oauth:" + server }
@@ -233,14 +236,17 @@ func (c *Credentials) uses(spec ServerSpec) bool {
 // server's token store. redirectURI overrides the stored one.
 func (c *Credentials) oauthConfig(spec ServerSpec, rec signInRecord, redirectURI string) transport.OAuthConfig {
 	cfg := transport.OAuthConfig{
-		RedirectURI: rec.RedirectURI,
-		TokenStore:  c.TokenStore(spec.Name),
-		PKCEEnabled: true,
+		RedirectURI:           rec.RedirectURI,
+		TokenStore:            c.TokenStore(spec.Name),
+		PKCEEnabled:           true,
+		AuthServerMetadataURL: rec.AuthServerMetadataURL,
 	}
 	if o := spec.OAuth; o != nil {
 		cfg.ClientID, cfg.ClientSecret = o.ClientID, o.ClientSecret
 		cfg.Scopes = o.Scopes
-		cfg.AuthServerMetadataURL = o.AuthServerMetadataURL
+		if o.AuthServerMetadataURL != "" {
+			cfg.AuthServerMetadataURL = o.AuthServerMetadataURL
+		}
 	}
 	if cfg.ClientID == "" {
 		cfg.ClientID, cfg.ClientSecret = rec.ClientID, rec.ClientSecret

@@ -93,6 +93,7 @@ func TestWantsSignIn(t *testing.T) {
 		{"401 despite a static header", static, &transport.AuthorizationRequiredError{}, false},
 		{"unreachable", plain, errors.New("connection refused"), false},
 		{"stdio", &downstream{spec: ServerSpec{Transport: TransportStdio}}, &transport.AuthorizationRequiredError{}, false},
+		{"sse", &downstream{spec: ServerSpec{Transport: TransportSSE}}, &transport.AuthorizationRequiredError{}, false},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {

@@ -15,12 +15,10 @@ import (
 // the reason found. Each is run and reported; one that starts passing
 // fails the test, to be moved to the passing set.
 var knownFailures = map[string]string{
-	"elicitation-sep1034-client-defaults":       "the hub forwards a server's elicitation to the MCP client behind the call; this client has none to answer it",
-	"auth/metadata-var2":                        "mcp-go does not fall back to the root /.well-known/oauth-protected-resource after the path-based one",
-	"auth/2025-03-26-oauth-metadata-backcompat": "mcp-go inserts the MCP path into the authorization server metadata URL; the 2025-03-26 spec puts it at the origin root",
-	"auth/basic-cimd":                           "client ID metadata documents are not supported: the client registers dynamically (a warning)",
-	"auth/scope-step-up":                        "a 403 insufficient_scope does not lead to a new authorization with the larger scope",
-	"auth/scope-retry-limit":                    "the server answers initialize without a token and refuses only later; SignIn's probe sees no challenge and stops",
+	"elicitation-sep1034-client-defaults": "the hub forwards a server's elicitation to the MCP client behind the call; this client has none to answer it",
+	"auth/basic-cimd":                     "client ID metadata documents are not supported: the client registers dynamically (a warning)",
+	"auth/scope-step-up":                  "a 403 insufficient_scope does not lead to a new authorization with the larger scope",
+	"auth/scope-retry-limit":              "the server answers initialize without a token and refuses only later; SignIn's probe sees no challenge and stops",
 }
 
 // TestClientScenarios runs every client scenario of the MCP conformance
