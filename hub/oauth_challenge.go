@@ -30,6 +30,8 @@ type challenge struct {
 	// only at the origin's root, or there is none and the metadata is at
 	// the origin's root (2025-03-26).
 	authServerMetadataURL string
+	// published is set when the server publishes OAuth metadata at all.
+	published bool
 }
 
 // probe sends an unauthenticated initialize to spec's URL and reads the
@@ -55,7 +57,10 @@ func probe(ctx context.Context, client *http.Client, spec ServerSpec) (challenge
 	_, _ = io.Copy(io.Discard, io.LimitReader(resp.Body, maxChallengeBody))
 	resp.Body.Close()
 	if resp.StatusCode != http.StatusUnauthorized {
-		return challenge{}, nil
+		// Some servers ask for a token only after initialize.
+		var ch challenge
+		discover(ctx, client, spec, "", &ch)
+		return ch, nil
 	}
 	ch := challenge{resp: resp}
 	var prm string
@@ -102,6 +107,7 @@ func discover(ctx context.Context, client *http.Client, spec ServerSpec, adverti
 		if !getJSON(ctx, client, origin, prm, &doc) {
 			continue
 		}
+		ch.published = true
 		if ch.scopes == nil {
 			ch.scopes = doc.ScopesSupported
 		}
@@ -121,7 +127,7 @@ func discover(ctx context.Context, client *http.Client, spec ServerSpec, adverti
 			TokenEndpoint string `json:"token_endpoint"`
 		}
 		if getJSON(ctx, client, origin, meta, &doc) && doc.TokenEndpoint != "" {
-			ch.authServerMetadataURL = meta
+			ch.authServerMetadataURL, ch.published = meta, true
 			return
 		}
 	}

@@ -46,8 +46,8 @@ func (c *Credentials) SignIn(ctx context.Context, spec ServerSpec, opts SignInOp
 	if err != nil {
 		return SignInStatus{}, fmt.Errorf("sign in to %s: %w", spec.Name, err)
 	}
-	if ch.resp == nil && spec.OAuth == nil {
-		return SignInStatus{}, fmt.Errorf("sign in to %s: the server answers without sign-in; nothing to do", spec.Name)
+	if ch.resp == nil && spec.OAuth == nil && !ch.published {
+		return SignInStatus{}, fmt.Errorf("sign in to %s: the server answers without sign-in and publishes no OAuth metadata; nothing to do", spec.Name)
 	}
 	state, err := transport.GenerateState()
 	if err != nil {
