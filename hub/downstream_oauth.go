@@ -107,3 +107,32 @@ func (d *downstream) markSignInRequired(conn *connection, err error) error {
 	conn.markBroken(fmt.Errorf("%w: %w", errSignInRequired, err))
 	return d.signInError()
 }
+
+// watchSignOut ends conn once the sign-in it was opened with is deleted
+// (toolhub auth logout, here or in another process), so that the server
+// needs sign-in at once rather than at its next refused call. It returns
+// when conn is closed.
+func (d *downstream) watchSignOut(conn *connection) {
+	creds := d.opts.Credentials
+	d.mu.Lock()
+	seen := d.signInSeen
+	d.mu.Unlock()
+	if creds == nil || seen == "" {
+		return
+	}
+	poll := time.NewTicker(d.opts.SignInPoll)
+	defer poll.Stop()
+	for {
+		changed := creds.changes()
+		if creds.absent(d.spec.Name) {
+			conn.markBroken(fmt.Errorf("%w: signed out", errSignInRequired))
+			return
+		}
+		select {
+		case <-conn.done:
+			return
+		case <-changed:
+		case <-poll.C:
+		}
+	}
+}

@@ -112,6 +112,7 @@ func (d *downstream) connectAndServe(ctx context.Context) (*connection, error) {
 	d.setState(StateReady, "")
 	d.log.Info("downstream ready", "tools", len(tools))
 	conn.watch(func() { d.followToolChanges(ctx, conn) })
+	conn.watch(func() { d.watchSignOut(conn) })
 
 	select {
 	case <-ctx.Done():

@@ -37,6 +37,7 @@ type fakeOAuthServer struct {
 	resource []string // the resource parameter of every token request
 	scopes   []string // the scope of every authorization request
 	refreshs int
+	revoked  []string // token_type_hint of every revocation
 }
 
 type fakeCode struct{ client, redirect, challenge string }
@@ -68,11 +69,12 @@ func newFakeOAuthServer(t *testing.T, lifetime time.Duration) *fakeOAuthServer {
 		writeJSONBody(w, map[string]any{"issuer": f.URL, "authorization_endpoint": f.URL + "/authorize",
 			"token_endpoint": f.URL + "/token", "registration_endpoint": f.URL + "/register",
 			"response_types_supported": []string{"code"}, "code_challenge_methods_supported": []string{"S256"},
-			"token_endpoint_auth_methods_supported": []string{"none"}})
+			"token_endpoint_auth_methods_supported": []string{"none"}, "revocation_endpoint": f.URL + "/revoke"})
 	})
 	mux.HandleFunc("POST /register", f.register)
 	mux.HandleFunc("GET /authorize", f.authorize)
 	mux.HandleFunc("POST /token", f.token)
+	mux.HandleFunc("POST /revoke", f.revoke)
 	f.Server = httptest.NewServer(mux)
 	t.Cleanup(f.Close)
 	return f
@@ -181,6 +183,26 @@ func (f *fakeOAuthServer) token(w http.ResponseWriter, r *http.Request) {
 	f.issued = append(f.issued, access, refresh)
 	writeJSONBody(w, map[string]any{"access_token": access, "token_type": "Bearer", "refresh_token": refresh,
 		"expires_in": int(f.lifetime / time.Second), "scope": "notes:read"})
+}
+
+// revoke is RFC 7009's endpoint: a known public client's token is
+// forgotten; an unknown token is no error.
+func (f *fakeOAuthServer) revoke(w http.ResponseWriter, r *http.Request) {
+	if err := r.ParseForm(); err != nil {
+		http.Error(w, `{"error":"invalid_request"}`, http.StatusBadRequest)
+		return
+	}
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if _, ok := f.clients[r.Form.Get("client_id")]; !ok {
+		w.WriteHeader(http.StatusUnauthorized)
+		writeJSONBody(w, map[string]string{"error": "invalid_client"})
+		return
+	}
+	tok := r.Form.Get("token")
+	delete(f.access, tok)
+	delete(f.refresh, tok)
+	f.revoked = append(f.revoked, r.Form.Get("token_type_hint"))
 }
 
 // revokeAll invalidates every token, as a user revoking access would.

@@ -115,6 +115,19 @@ func TestOAuthSignInCallRefreshRevoke(t *testing.T) {
 	signIn("sign-in again", NewCredentials(creds.store, errNoSecret))
 	callOK("signed in again")
 
+	// Signing out revokes both tokens and leaves the server needing sign-in.
+	revoked, err := creds.SignOut(t.Context(), spec, nil)
+	if err != nil || !revoked {
+		t.Fatalf("SignOut: revoked %v, %v", revoked, err)
+	}
+	fake.mu.Lock()
+	hints := strings.Join(fake.revoked, " ")
+	fake.mu.Unlock()
+	if hints != "refresh_token access_token" {
+		t.Errorf("revoked %q, want the refresh and the access token", hints)
+	}
+	wantSignIn("after sign-out")
+
 	issued, resources, scopes, _ := fake.snapshot()
 	for _, r := range resources {
 		if r != fake.URL+"/mcp" {

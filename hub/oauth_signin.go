@@ -11,6 +11,9 @@ import (
 	transport "github.com/mark3labs/mcp-go/client/transport"
 )
 
+// defaultSignInHTTPTimeout bounds each request of a sign-in or sign-out.
+const defaultSignInHTTPTimeout = 30 * time.Second
+
 // SignInOptions tune SignIn. The zero value waits 5 minutes and opens no
 // browser.
 type SignInOptions struct {
@@ -99,7 +102,7 @@ func (o SignInOptions) withDefaults() SignInOptions {
 	}
 	o.Timeout = orDefault(o.Timeout, 5*time.Minute)
 	if o.HTTPClient == nil {
-		o.HTTPClient = &http.Client{Timeout: 30 * time.Second}
+		o.HTTPClient = &http.Client{Timeout: defaultSignInHTTPTimeout}
 	}
 	if o.ClientName == "" {
 		o.ClientName = "toolhub"

@@ -127,6 +127,13 @@ func (c *Credentials) fingerprint(server string) string {
 	return raw
 }
 
+// absent reports whether the store says it holds no sign-in for server
+// (a failed read is not taken for one).
+func (c *Credentials) absent(server string) bool {
+	_, err := c.store.Get(secretName(server))
+	return err != nil && c.notFound != nil && errors.Is(err, c.notFound)
+}
+
 // TokenStore is mcp-go's view of one server's token.
 func (c *Credentials) TokenStore(server string) transport.TokenStore {
 	return &tokenStore{creds: c, server: server}

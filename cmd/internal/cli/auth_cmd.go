@@ -158,21 +158,36 @@ func (g *globals) browserOpener() func(ctx context.Context, url string) error {
 func newAuthLogoutCommand(g *globals) *cobra.Command {
 	return &cobra.Command{
 		Use:   "logout SERVER",
-		Short: "Forget a server's sign-in",
-		Long: `Deletes the server's tokens and the client toolhub registered with its
-authorization server from the secret store. The server then needs sign-in
-again. The authorization server is not told (toolhub does not revoke tokens
-yet); revoke access in its own settings if you want that.`,
+		Short: "Forget a server's sign-in, revoking its tokens",
+		Long: `Revokes the server's tokens at its authorization server when that offers
+revocation (RFC 7009), then deletes them and the client toolhub registered from
+the secret store. The server then needs sign-in again; a running toolhub serve
+drops its connection within seconds. When revocation fails the sign-in is
+still forgotten here, and the error says so.`,
 		Args: cobra.ExactArgs(1),
-		RunE: func(_ *cobra.Command, args []string) error {
+		RunE: func(cmd *cobra.Command, args []string) error {
 			_, creds, err := g.openCredentials()
 			if err != nil {
 				return err
 			}
-			if err := creds.Forget(args[0]); err != nil {
+			spec, err := g.remoteSpec(args[0])
+			if err != nil {
+				// Not in the config any more: forget what is stored.
+				if err := creds.Forget(args[0]); err != nil {
+					return err
+				}
+				fmt.Fprintf(g.stdio.Out, "Signed out of %s\n", args[0])
+				return nil
+			}
+			revoked, err := creds.SignOut(cmd.Context(), spec, nil)
+			if err != nil {
 				return err
 			}
-			fmt.Fprintf(g.stdio.Out, "Signed out of %s\n", args[0])
+			if revoked {
+				fmt.Fprintf(g.stdio.Out, "Signed out of %s (tokens revoked)\n", args[0])
+			} else {
+				fmt.Fprintf(g.stdio.Out, "Signed out of %s\n", args[0])
+			}
 			return nil
 		},
 	}
