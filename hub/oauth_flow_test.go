@@ -115,6 +115,18 @@ func TestOAuthSignInCallRefreshRevoke(t *testing.T) {
 	signIn("sign-in again", NewCredentials(creds.store, errNoSecret))
 	callOK("signed in again")
 
+	// The token lapses and its refresh token was revoked: the refresh
+	// fails, and the server needs sign-in again.
+	fake.revokeAll()
+	expireStoredToken(t, creds, "notes")
+	_, err = h.Call(t.Context(), "notes__whoami", nil, CallOptions{})
+	if err == nil || err.Error() != "server notes: sign-in required: run toolhub auth login notes" {
+		t.Fatalf("call after a failed refresh: %v", err)
+	}
+	wantSignIn("after a failed refresh")
+	signIn("sign-in after a failed refresh", creds)
+	callOK("signed in after a failed refresh")
+
 	// Signing out revokes both tokens and leaves the server needing sign-in.
 	revoked, err := creds.SignOut(t.Context(), spec, nil)
 	if err != nil || !revoked {
