@@ -80,6 +80,9 @@ type ServersBackend interface {
 	AddServersJSON(ctx context.Context, snippet string) ([]string, error)
 	// ImportClientConfig adds the servers of a client's config file.
 	ImportClientConfig(ctx context.Context, path string) ([]string, error)
+	// SignIn signs in to a server that needs an OAuth sign-in; open gets
+	// the URL to show in the browser. It returns once signed in.
+	SignIn(ctx context.Context, name string, open func(authURL string)) error
 }
 
 // DocumentsBackend drives the local document index.

@@ -42,6 +42,8 @@ type fakeBackend struct {
 	// changes carries what push reports to Changes.
 	changes chan Change
 	guide   fakeGuide
+	// signedIn lists the servers signed in to.
+	signedIn []string
 }
 
 func newFakeBackend() *fakeBackend {

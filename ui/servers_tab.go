@@ -25,6 +25,9 @@ type ServersTab struct {
 	window    fyne.Window
 	object    fyne.CanvasObject
 	refreshed int
+	// SignInStatus and SignInURL say how the last sign-in went and where
+	// its browser was sent.
+	SignInStatus, SignInURL string
 }
 
 func newServersTab(backend ServersBackend, br *bridge, w fyne.Window) *ServersTab {
