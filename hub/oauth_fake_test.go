@@ -254,21 +254,3 @@ func (s *memorySecrets) Delete(name string) error {
 	delete(s.m, name)
 	return nil
 }
-
-// followBrowser is a browser that follows the authorization server's
-// redirects to the loopback listener, as a user approving would.
-func followBrowser(ctx context.Context, authURL string) error {
-	req, err := http.NewRequestWithContext(ctx, http.MethodGet, authURL, nil)
-	if err != nil {
-		return err
-	}
-	resp, err := http.DefaultClient.Do(req)
-	if err != nil {
-		return err
-	}
-	resp.Body.Close()
-	if resp.StatusCode != http.StatusOK {
-		return fmt.Errorf("browser ended on %s", resp.Status)
-	}
-	return nil
-}

@@ -9,6 +9,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/toolhub/toolhub/internal/testenv"
 )
 
 // lockedLog is a slog sink the hub's goroutines write to at once.
@@ -80,7 +82,7 @@ func TestOAuthSignInCallRefreshRevoke(t *testing.T) {
 	}
 	signIn := func(step string, c *Credentials) {
 		t.Helper()
-		st, err := c.SignIn(t.Context(), spec, SignInOptions{OpenBrowser: followBrowser, Timeout: waitLimit})
+		st, err := c.SignIn(t.Context(), spec, SignInOptions{OpenBrowser: testenv.ApprovingBrowser, Timeout: waitLimit})
 		if err != nil {
 			t.Fatalf("%s: %v", step, err)
 		}

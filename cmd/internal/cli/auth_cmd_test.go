@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"net/http"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -58,20 +57,6 @@ func runWith(t *testing.T, g globals, args ...string) (code int, stdout, stderr 
 	return exitCode(err), out.String(), errOut.String()
 }
 
-// approvingBrowser follows the authorization server's redirects back to
-// toolhub's loopback listener, as a user who clicks "allow" would.
-func approvingBrowser(ctx context.Context, url string) error {
-	req, err := http.NewRequestWithContext(ctx, http.MethodGet, url, nil)
-	if err != nil {
-		return err
-	}
-	resp, err := http.DefaultClient.Do(req)
-	if err != nil {
-		return err
-	}
-	return resp.Body.Close()
-}
-
 // TestAuthLoginCallExpireWithTheSDKDemo signs in to the TypeScript SDK's
 // OAuth demo server through toolhub auth login, calls its tool, and lets
 // the token lapse: the demo issues no refresh token, so the server then
@@ -84,7 +69,7 @@ func TestAuthLoginCallExpireWithTheSDKDemo(t *testing.T) {
 	if err := os.WriteFile(cfg, []byte(fmt.Sprintf(`{"mcpServers": {"demo": {"url": %q}}}`, url)), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	g := globals{configPath: cfg, openBrowser: approvingBrowser}
+	g := globals{configPath: cfg, openBrowser: testenv.ApprovingBrowser}
 	var outputs []string
 	mustRun := func(wantCode int, args ...string) string {
 		t.Helper()
