@@ -92,13 +92,14 @@ func discover(ctx context.Context, client *http.Client, spec ServerSpec, adverti
 		return
 	}
 	origin := base.Scheme + "://" + base.Host
-	candidates := []string{origin + "/.well-known/oauth-protected-resource" + strings.TrimSuffix(base.EscapedPath(), "/")}
+	pathBased := origin + "/.well-known/oauth-protected-resource" + strings.TrimSuffix(base.EscapedPath(), "/")
+	candidates := []string{pathBased}
 	if advertised != "" {
 		candidates = []string{advertised}
 	} else if candidates[0] != origin+"/.well-known/oauth-protected-resource" {
 		candidates = append(candidates, origin+"/.well-known/oauth-protected-resource")
 	}
-	for i, prm := range candidates {
+	for _, prm := range candidates {
 		var doc struct {
 			Resource             string   `json:"resource"`
 			AuthorizationServers []string `json:"authorization_servers"`
@@ -111,10 +112,12 @@ func discover(ctx context.Context, client *http.Client, spec ServerSpec, adverti
 		if ch.scopes == nil {
 			ch.scopes = doc.ScopesSupported
 		}
-		if i > 0 && len(doc.AuthorizationServers) > 0 && bindsTo(doc.Resource, base) {
-			// mcp-go takes a document from anywhere but the path-based URL
-			// only when its resource is the server's URL exactly; the root
-			// one names the origin. Point it at the authorization server.
+		if prm != pathBased && len(doc.AuthorizationServers) > 0 && bindsTo(doc.Resource, base) {
+			// mcp-go looks for the document only at the path-based URL
+			// (and takes one from elsewhere only from a 401 it sees, which
+			// a connection that starts with a token never does). For a
+			// document found anywhere else, advertised or at the root,
+			// keep the authorization server's metadata, which refreshes use.
 			ch.authServerMetadataURL = authServerMetadata(ctx, client, doc.AuthorizationServers[0])
 		}
 		return

@@ -7,6 +7,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/toolhub/toolhub/internal/testenv"
 )
 
 // The lifetimes mockoidc gives its tokens in these tests. The access
@@ -29,16 +31,14 @@ func TestMockOIDCSignInCallRefreshExpire(t *testing.T) {
 		name         string
 		metadataPath string // where the server publishes and advertises its metadata
 		configureAS  bool   // the config names mockoidc's discovery document
-		noRefresh    string // why toolhub does not refresh in this layout
 	}{
 		{name: "metadata below the server's path", metadataPath: below},
 		{name: "metadata at the root, authorization server configured", metadataPath: root, configureAS: true},
-		{name: "metadata at the root, discovered", metadataPath: root,
-			noRefresh: "sign-in finds mockoidc through the advertised root metadata, but stores nothing of it " +
-				"(discover in oauth_challenge.go keeps an authorization server URL only for a document it found " +
-				"unadvertised); the hub's connection never sees the challenge, so mcp-go looks for metadata below " +
-				"/mcp, finds none, and refreshes at its default ORIGIN/token, on the MCP server: the refresh fails " +
-				"and the server needs sign-in"},
+		// The sign-in keeps the authorization server found through the
+		// advertised root metadata: the hub's connection starts with a token
+		// and never sees the challenge, and mcp-go alone would look below
+		// /mcp, find nothing and refresh at ORIGIN/token, on the MCP server.
+		{name: "metadata at the root, discovered", metadataPath: root},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
@@ -46,9 +46,6 @@ func TestMockOIDCSignInCallRefreshExpire(t *testing.T) {
 			f.signIn()
 			f.startHub()
 			f.callOK("signed in")
-			if tc.noRefresh != "" {
-				t.Skip("not supported yet: " + tc.noRefresh)
-			}
 			f.refreshAfterExpiry()
 			f.refreshFails()
 			f.noTokenShown()
@@ -84,7 +81,7 @@ func newOIDCFlow(t *testing.T, metadataPath string, configureAS bool) *oidcFlow 
 func (f *oidcFlow) signIn() {
 	t := f.t
 	t.Helper()
-	st, err := f.creds.SignIn(t.Context(), f.spec, SignInOptions{OpenBrowser: followBrowser, Timeout: waitLimit})
+	st, err := f.creds.SignIn(t.Context(), f.spec, SignInOptions{OpenBrowser: testenv.ApprovingBrowser, Timeout: waitLimit})
 	if err != nil {
 		t.Fatalf("sign in: %v", err)
 	}
