@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"errors"
 	"log/slog"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -188,7 +189,7 @@ func (f *oidcFlow) noTokenShown() {
 	if len(issued) < 4 {
 		t.Fatalf("mockoidc issued %d tokens, want an access, a refresh and an ID token and a refreshed access and ID token", len(issued))
 	}
-	seen := append(f.seen, f.logs.String())
+	seen := append(slices.Clone(f.seen), f.logs.String())
 	for _, tok := range issued {
 		for _, s := range seen {
 			if strings.Contains(s, tok) {

@@ -23,8 +23,9 @@ func main() {
 		os.Exit(2)
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), budget)
-	defer cancel()
-	if err := run(ctx, os.Args[len(os.Args)-1]); err != nil {
+	err := run(ctx, os.Args[len(os.Args)-1])
+	cancel()
+	if err != nil {
 		fmt.Fprintln(os.Stderr, "conformanceclient:", err)
 		os.Exit(1)
 	}
