@@ -131,3 +131,18 @@ func TestRunStatusWordsMatchWhatHappened(t *testing.T) {
 		}
 	}
 }
+
+func TestExpandStepOpensThatStepAsItArrives(t *testing.T) {
+	h := newHarness(t, func(fb *fakeBackend) { fb.runSteps = longSteps })
+	h.d.Runs.ExpandStep(2)
+	h.d.Runs.RunTask("what do my notes say")
+	h.waitFor("the run's end", func() bool { return !h.d.Runs.running && h.d.Runs.Answer.Text != "" })
+	for i, r := range h.d.Runs.StepRows {
+		if got := r.Details.Visible(); got != (i == 1) {
+			t.Errorf("step %d expanded: %v", i+1, got)
+		}
+	}
+	if !strings.Contains(h.d.Runs.StepRows[1].Details.Text, "Not sent:\neverything__echo is off in the preferences") {
+		t.Errorf("the refused step's details: %s", h.d.Runs.StepRows[1].Details.Text)
+	}
+}

@@ -28,6 +28,7 @@ type RunsTab struct {
 
 	running bool
 	started bool              // a run was started here: the newest stored run is not shown over it
+	expand  int               // the 1-based step shown expanded as it arrives; 0 for none
 	scroll  *container.Scroll // holds the steps and the answer
 	cancel  context.CancelFunc
 	backend RunsBackend
@@ -121,8 +122,15 @@ func (t *RunsTab) addStep(s RunStep) {
 	t.relayout()
 }
 
+// ExpandStep has step n (1-based) of the runs shown from now on open as
+// it arrives.
+func (t *RunsTab) ExpandStep(n int) { t.expand = n }
+
 func (t *RunsTab) addRow(s RunStep) {
 	row := newStepRow(s)
+	if s.Index+1 == t.expand {
+		row.SetExpanded(true)
+	}
 	t.StepRows = append(t.StepRows, row)
 	t.Steps.Add(row.object)
 }

@@ -29,6 +29,8 @@ type flags struct {
 	tab      string
 	search   string
 	runTask  string
+	expand   int
+	guide    bool
 	width    float64
 	height   float64
 }
@@ -45,6 +47,8 @@ func Main(ctx context.Context, args []string) int {
 	fs.StringVar(&f.tab, "tab", "", "tab to show first: Preferences, Servers and models, Documents or Runs")
 	fs.StringVar(&f.search, "search", "", "search the documents for this at start")
 	fs.StringVar(&f.runTask, "run", "", "run this task at start")
+	fs.IntVar(&f.expand, "expand-step", 0, "open step N of the runs shown (with --run: of that run)")
+	fs.BoolVar(&f.guide, "guide", false, "open the setup guide at start")
 	fs.Float64Var(&f.width, "width", 0, "window width (default: as last closed)")
 	fs.Float64Var(&f.height, "height", 0, "window height (default: as last closed)")
 	if err := fs.Parse(args); err != nil {
@@ -135,8 +139,14 @@ func show(ctx context.Context, backend *desktop.Backend, f flags, inst *instance
 	if f.search != "" {
 		w.Documents.Search(f.search)
 	}
+	if f.expand > 0 {
+		w.Runs.ExpandStep(f.expand)
+	}
 	if f.runTask != "" {
 		w.Runs.RunTask(f.runTask)
+	}
+	if f.guide {
+		w.Guide.Open()
 	}
 	go func() {
 		<-ctx.Done()
