@@ -97,7 +97,8 @@ const (
 // ServerInfo is one downstream server or model endpoint.
 type ServerInfo struct {
 	Name       string
-	Kind       string // "server" or "model"
+	Kind       string // KindServer, KindBuiltin or KindModel
+	Title      string // what people call it, when not its name ("Documents search")
 	Health     Health
 	State      string // in words: "ready", "restarting (3)"...
 	Locality   string
@@ -107,6 +108,8 @@ type ServerInfo struct {
 	Enabled    bool
 	LastError  string
 	StderrTail string
+	ToolList   []ToolInfo  // its tools, sorted by name
+	Problem    *PlainError // what is wrong in words; nil when nothing is
 }
 
 // IngestProgress is one moment of an ingest.
