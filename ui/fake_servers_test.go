@@ -59,6 +59,12 @@ func lineCol(s string, off int) (int, int) {
 
 func (f *fakeBackend) AddServersJSON(_ context.Context, snippet, name string) (AddResult, error) {
 	f.note()
+	f.mu.Lock()
+	refuse := f.refuse
+	f.mu.Unlock()
+	if refuse != nil {
+		return AddResult{}, refuse
+	}
 	c := fakeCheck(snippet, name)
 	if c.Problem != "" {
 		return AddResult{}, &PlainError{Summary: "The JSON has a mistake: " + c.Problem + ".", Fix: "Correct it and try again.",

@@ -9,7 +9,7 @@ import (
 
 // jsonDialogSize is the Add from JSON dialog's size: room for a README's
 // snippet without scrolling sideways.
-var jsonDialogSize = fyne.NewSize(680, 460)
+var jsonDialogSize = fyne.NewSize(720, 540)
 
 // jsonExample is shown in the empty editor.
 const jsonExample = `{
