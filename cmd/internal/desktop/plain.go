@@ -87,6 +87,10 @@ func serverProblem(st hub.ServerStatus) *ui.PlainError {
 	if st.StderrTail != "" {
 		details += "\n\nstderr:\n" + st.StderrTail
 	}
+	if st.State == hub.StateInvalid {
+		return &ui.PlainError{Summary: "Its entry in the config cannot be used as written.",
+			Fix: "Open Edit to see what is wrong and correct it.", Details: details}
+	}
 	lower := strings.ToLower(st.LastError)
 	for _, t := range serverTrouble {
 		for _, m := range t.match {

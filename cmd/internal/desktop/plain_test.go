@@ -67,6 +67,10 @@ func TestServerProblemInWords(t *testing.T) {
 			}
 		})
 	}
+	invalid := serverProblem(hub.ServerStatus{State: hub.StateInvalid, LastError: "config.json:3:5: env.TOKEN: ${TOKEN} is not set"})
+	if invalid == nil || !strings.HasPrefix(invalid.Summary, "Its entry in the config") || !strings.Contains(invalid.Details, "TOKEN") {
+		t.Fatalf("an invalid entry is said as %+v", invalid)
+	}
 	if serverProblem(hub.ServerStatus{State: hub.StateReady}) != nil {
 		t.Fatal("a healthy server has a problem")
 	}

@@ -149,4 +149,3 @@ func FuzzCheckServersJSON(f *testing.F) {
 		}
 	})
 }
-
