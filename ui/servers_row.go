@@ -47,11 +47,14 @@ func newServerRow(t *ServersTab) *ServerRow {
 	r.CopyDetails = widget.NewButtonWithIcon("Copy details", theme.ContentCopyIcon(), r.copyDetails)
 	r.ToolsButton = widget.NewButton("", r.toggleTools)
 	r.ToolsBox.Hide()
+	r.Title.Truncation = fyne.TextTruncateEllipsis
+	r.Figures.Wrapping = fyne.TextWrapWord
 	dot := container.NewGridWrap(fyne.NewSize(14, 14), r.Dot)
-	left := container.NewHBox(container.NewCenter(dot), r.Title, r.Figures)
+	// Two lines, so that a long name or many controls never widen the window.
+	head := container.NewBorder(nil, nil, container.NewCenter(dot), nil, r.Title)
 	controls := container.NewHBox(r.ToolsButton, r.Enabled, r.Restart, r.Edit, r.Remove)
 	problem := container.NewBorder(nil, nil, nil, r.CopyDetails, r.Problem)
-	r.object = container.NewVBox(container.NewBorder(nil, nil, left, controls), problem, r.ToolsBox, widget.NewSeparator())
+	r.object = container.NewVBox(head, r.Figures, controls, problem, r.ToolsBox, widget.NewSeparator())
 	return r
 }
 

@@ -63,7 +63,8 @@ func newServersTab(backend ServersBackend, br *bridge, a fyne.App, w fyne.Window
 	t.Empty = container.NewVBox(title, hint, container.NewHBox(t.EmptyAdd, t.EmptyImport))
 	t.Empty.Hide()
 	list := container.NewVBox(t.Empty, t.serversBox, t.BuiltinHeader, t.builtinBox, t.ModelHeader, t.modelBox)
-	bar := container.NewHBox(t.AddJSON, t.Import, t.Summary)
+	t.Summary.Wrapping = fyne.TextWrapWord
+	bar := container.NewVBox(container.NewHBox(t.AddJSON, t.Import), t.Summary)
 	status := container.NewBorder(nil, nil, nil, t.CopyDetails, t.Status)
 	t.object = container.NewBorder(bar, status, nil, nil, container.NewVScroll(list))
 	return t
