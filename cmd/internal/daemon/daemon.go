@@ -76,8 +76,8 @@ type Daemon struct {
 	stopFollowed func() // ends the subscription to the store episodes follow
 	holds        remoteHolds
 
-	reloadMu sync.Mutex // one Reload at a time; guards servers
-	servers  servers
+	reloadMu sync.Mutex // one Reload at a time
+	servers  *servers
 	watch    *configWatch // nil unless Options.WatchConfig
 }
 
@@ -165,7 +165,7 @@ func New(opts Options) (d *Daemon, err error) {
 	}
 	d = &Daemon{hub: h, mcp: srv, docs: docs, bus: bus, engine: engine, planner: planner, host: host,
 		prefs: prefs, log: opts.Logger,
-		servers: servers{cfg: opts.Config, lookupEnv: opts.LookupEnv, builtins: slices.Clone(specs[configured:])}}
+		servers: &servers{cfg: opts.Config, lookupEnv: opts.LookupEnv, builtins: slices.Clone(specs[configured:])}}
 	if opts.RunLogDir != "" {
 		d.runs = runlog.NewRecorder(opts.RunLogDir, bus, runlog.RecorderOptions{Logger: opts.Logger})
 	}

@@ -20,26 +20,26 @@ import (
 
 // servers is what Reload needs to rebuild the hub's set: the config it
 // last read, how its ${VAR} references resolve, and toolhub's own
-// providers, which a reload keeps as they are.
+// providers, which a reload keeps as they are. Only cfg changes.
 type servers struct {
-	cfg       *config.File
 	lookupEnv func(string) (string, bool)
 	builtins  []hub.ServerSpec
+
+	mu  sync.Mutex // guards cfg; never held while servers start or stop
+	cfg *config.File
 }
 
 // Config is the configuration the servers were last read from: the one
 // the daemon was built from, or the file as the latest Reload found it.
 func (d *Daemon) Config() *config.File {
-	d.reloadMu.Lock()
-	defer d.reloadMu.Unlock()
+	d.servers.mu.Lock()
+	defer d.servers.mu.Unlock()
 	return d.servers.cfg
 }
 
 // Builtin reports whether name is one of toolhub's own providers (the
 // documents search, python, web search) rather than a configured server.
 func (d *Daemon) Builtin(name string) bool {
-	d.reloadMu.Lock()
-	defer d.reloadMu.Unlock()
 	return slices.ContainsFunc(d.servers.builtins, func(s hub.ServerSpec) bool { return s.Name == name })
 }
 
@@ -51,7 +51,7 @@ func (d *Daemon) Builtin(name string) bool {
 func (d *Daemon) Reload(ctx context.Context) (hub.Changes, error) {
 	d.reloadMu.Lock()
 	defer d.reloadMu.Unlock()
-	path := d.servers.cfg.Path
+	path := d.Config().Path
 	if path == "" {
 		return hub.Changes{}, nil
 	}
@@ -65,8 +65,10 @@ func (d *Daemon) Reload(ctx context.Context) (hub.Changes, error) {
 			return hub.Changes{}, fmt.Errorf("reload config: %w", err)
 		}
 	}
-	ch, err := d.hub.Apply(ctx, specs)
+	d.servers.mu.Lock()
 	d.servers.cfg = cfg
+	d.servers.mu.Unlock()
+	ch, err := d.hub.Apply(ctx, specs)
 	if !ch.Empty() {
 		d.log.Info("config changed: servers applied", "added", ch.Added, "removed", ch.Removed,
 			"restarted", ch.Restarted)
