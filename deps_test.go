@@ -39,6 +39,7 @@ var allowedImports = map[string][]string{
 	"retriever/synthetic":                      {"retriever", "retriever/beir"},
 	"retriever/internal/ingestchild":           {"retriever"},
 	"ui":                                       {},
+	"secrets":                                  {"internal/fsutil"},
 	// the environment and the engine
 	"hub":       {"internal/mcpwire", "internal/queuemark", "internal/proc", "internal/supervise", "events"},
 	"modelhost": {"internal/mcpwire", "internal/proc", "internal/supervise"},
@@ -53,9 +54,9 @@ var allowedImports = map[string][]string{
 	"bench":     {"conductor", "hub", "llm", "mcp", "policies", "events", "internal/proc"},
 	// the composition root and the CLI glue
 	"cmd/internal/daemon": {"cmd/internal/buildinfo", "conductor", "config", "events", "hub", "llm", "mcp", "modelhost", "policies", "runlog", "tools",
-		"retriever", "internal/fsutil"},
+		"retriever", "secrets", "internal/fsutil"},
 	"cmd/internal/cli": {"bench", "cmd/internal/buildinfo", "cmd/internal/daemon", "conductor", "config", "eval", "events", "hub", "llm", "mcp", "modelhost", "service",
-		"policies", "retriever", "retriever/beir", "retriever/synthetic", "runlog", "internal/fsutil"},
+		"policies", "retriever", "retriever/beir", "retriever/synthetic", "runlog", "secrets", "internal/fsutil"},
 	"cmd/internal/desktop": {"cmd/internal/daemon", "conductor", "config", "events", "hub", "llm", "mcp",
 		"policies", "retriever", "runlog", "tools", "ui", "internal/fsutil"},
 	"cmd/internal/desktopmain": {"cmd/internal/daemon", "cmd/internal/desktop", "config", "internal/fsutil", "mcp",

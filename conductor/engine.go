@@ -7,6 +7,8 @@ import (
 	"fmt"
 	"log/slog"
 	"time"
+
+	"github.com/toolhub/toolhub/llm"
 )
 
 // Request is one orchestrate or research call as a surface received it
@@ -100,3 +102,6 @@ func (e *Engine) Run(ctx context.Context, req Request) (*Run, error) {
 	}
 	return run, nil
 }
+
+// Models is the registry of the models the engine's episodes call.
+func (e *Engine) Models() *llm.Models { return e.eps.Models() }

@@ -76,11 +76,16 @@ func (r *clientReader) warnProblems(lead string, l *problemList) {
 	}
 }
 
-// vscodeEnvRef is VS Code's spelling of an environment reference.
-var vscodeEnvRef = regexp.MustCompile(`\$\{env:([A-Za-z_][A-Za-z0-9_]*)\}`)
+// vscodeEnvRef is VS Code's spelling of an environment reference, and
+// vscodeInputRef its prompt for a value ("inputs").
+var (
+	vscodeEnvRef   = regexp.MustCompile(`\$\{env:([A-Za-z_][A-Za-z0-9_]*)\}`)
+	vscodeInputRef = regexp.MustCompile(`\$\{input:([^${}]+)\}`)
+)
 
-// checkRefs rewrites VS Code's ${env:NAME} to ${NAME} in env and headers,
-// and warns about references toolhub will not expand.
+// checkRefs rewrites VS Code's ${env:NAME} to ${NAME} and ${input:ID} to
+// ${keychain:SERVER.ID} in env and headers, and warns about references
+// toolhub will not expand.
 func (r *clientReader) checkRefs(name string, s *Server) {
 	for _, key := range []string{"env", "headers"} {
 		values := s.Env
@@ -89,8 +94,9 @@ func (r *clientReader) checkRefs(name string, s *Server) {
 		}
 		for _, k := range slices.Sorted(maps.Keys(values)) {
 			v := vscodeEnvRef.ReplaceAllString(values[k], "$${$1}")
+			v = r.inputsToSecrets(name, key+"."+k, v)
 			values[k] = v
-			if _, _, err := expandEnv(v, func(string) (string, bool) { return "", true }); err != nil {
+			if _, _, err := expand(v, Lookup{Env: func(string) (string, bool) { return "", true }}); err != nil {
 				r.warn(fmt.Sprintf("server %q: %s.%s: %v; it was copied as written and must be replaced before the server can start", name, key, k, err))
 			}
 		}
@@ -99,6 +105,29 @@ func (r *clientReader) checkRefs(name string, s *Server) {
 	if slices.ContainsFunc(literal, func(v string) bool { return strings.Contains(v, "${") }) {
 		r.warn(fmt.Sprintf("server %q: ${...} in command, args, cwd or url is passed as written: toolhub expands ${NAME} only in env and headers", name))
 	}
+	if slices.ContainsFunc(s.Args, looksLikeToken) {
+		r.warn(fmt.Sprintf("server %q: an argument looks like an access token and is copied as written: pass it in env instead, as ${keychain:NAME}", name))
+	}
+}
+
+// looksLikeToken reports whether an argument, or the value of a
+// --flag=value argument, starts like an issued token.
+func looksLikeToken(arg string) bool {
+	if _, v, ok := strings.Cut(arg, "="); ok && hasTokenPrefix(v) {
+		return true
+	}
+	return hasTokenPrefix(arg)
+}
+
+// inputsToSecrets turns each ${input:ID} of v into a reference to the
+// secret SERVER.ID, which the user sets once with toolhub config set-secret.
+func (r *clientReader) inputsToSecrets(server, where, v string) string {
+	return vscodeInputRef.ReplaceAllStringFunc(v, func(ref string) string {
+		id := vscodeInputRef.FindStringSubmatch(ref)[1]
+		secret := SecretName(server, id)
+		r.warn(fmt.Sprintf("server %q: %s: VS Code's input %q now reads ${keychain:%s}; the server needs a value: run `%s`", server, where, id, secret, SetSecretCommand(secret)))
+		return "${" + keychainPrefix + secret + "}"
+	})
 }
 
 // sanitizeName turns a client's server name into a valid toolhub name.

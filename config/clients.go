@@ -25,7 +25,8 @@ type ClientFile struct {
 	Path    string
 	Servers map[string]Server
 	// Warnings say what was changed or left out: renamed servers, skipped
-	// invalid entries, keys toolhub does not use, VS Code ${input:...}.
+	// invalid entries, keys toolhub does not use, VS Code ${input:...} turned
+	// into ${keychain:SERVER.ID} references.
 	Warnings []string
 }
 
@@ -85,8 +86,6 @@ func (r *clientReader) readLists(top []member) bool {
 				r.cf.Client = ClientVSCode
 				r.readList(v, "")
 			}
-		case "inputs":
-			r.warn(`"inputs" (VS Code prompts) are not supported: ${input:...} references are copied as written and must be replaced, for example by ${NAME} environment variables`)
 		case "projects":
 			found = r.readProjects(m.value) || found
 		}

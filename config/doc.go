@@ -7,9 +7,13 @@
 // few toolhub keys. Every problem is reported with file:line:column; columns
 // count bytes, as Go tools do.
 //
-// References to environment variables, ${NAME} and ${NAME:-default}, are
-// expanded only in the values of "env" and "headers", and only when
-// File.Specs builds the hub's server specs: command, args, cwd and url are
-// used exactly as written. Error messages name a missing variable but never
-// print any variable's value.
+// References to environment variables, ${NAME} and ${NAME:-default}, and
+// to secrets, ${keychain:NAME}, are expanded only in the values of "env"
+// and "headers", and only when File.Specs (or SpecsFrom, which reads
+// secrets through the caller's Secrets) builds the hub's server specs:
+// command, args, cwd and url are used exactly as written. Error messages
+// name a missing variable or secret but never print any value. A secret
+// that belongs to one server is named SERVER.KEY (SecretName); imports
+// turn VS Code's ${input:ID} into ${keychain:SERVER.ID} and move literal
+// secrets out of env and headers (MoveLiteralSecrets).
 package config

@@ -21,26 +21,41 @@ import (
 // "name: reason". A missing file is created from Starter(); the file is
 // replaced atomically, keeping its permissions (0600 when new).
 func AddServers(path string, servers map[string]Server, names []string) (added, skipped []string, err error) {
+	plan, err := PlanAdd(path, servers, names)
+	if err != nil {
+		return nil, nil, err
+	}
+	return plan.Added, plan.Skipped, plan.Write()
+}
+
+// AddPlan is what AddServers will do, so that the servers can still be
+// changed (their literal secrets moved out) before anything is written.
+type AddPlan struct {
+	Path    string
+	Added   []string          // the servers Write adds, in order
+	Skipped []string          // "name: reason"
+	Servers map[string]Server // the servers to add, by name; Write writes them as they are then
+	data    []byte
+	perm    os.FileMode
+}
+
+// PlanAdd reads the config at path and decides which of the named servers
+// (all, sorted, when names is nil) AddServers would add and which it
+// would skip; nothing is written.
+func PlanAdd(path string, servers map[string]Server, names []string) (*AddPlan, error) {
 	path = resolveLink(path)
 	data, perm, err := readOrStarter(path)
 	if err != nil {
-		return nil, nil, err
+		return nil, err
 	}
 	current, err := Parse(path, data)
 	if err != nil {
-		return nil, nil, fmt.Errorf("fix the problems in %s before adding servers: %w", path, err)
-	}
-	tree, err := hujson.Parse(data)
-	if err != nil {
-		return nil, nil, fmt.Errorf("parsing %s: %w", path, err)
-	}
-	ed, err := newEditor(&tree)
-	if err != nil {
-		return nil, nil, err
+		return nil, fmt.Errorf("fix the problems in %s before adding servers: %w", path, err)
 	}
 	if names == nil {
 		names = slices.Sorted(maps.Keys(servers))
 	}
+	p := &AddPlan{Path: path, Servers: map[string]Server{}, data: data, perm: perm}
 	for _, name := range names {
 		s, ok := servers[name]
 		reason := "not in the source"
@@ -48,19 +63,36 @@ func AddServers(path string, servers map[string]Server, names []string) (added, 
 			reason = conflict(current.MCPServers, name, s)
 		}
 		if reason != "" {
-			skipped = append(skipped, name+": "+reason)
+			p.Skipped = append(p.Skipped, name+": "+reason)
 			continue
 		}
-		if err := ed.addServer(name, s); err != nil {
-			return nil, nil, fmt.Errorf("editing %s: %w", path, err)
-		}
 		current.MCPServers[name] = s
-		added = append(added, name)
+		p.Servers[name] = s
+		p.Added = append(p.Added, name)
 	}
-	if len(added) == 0 {
-		return added, skipped, nil
+	return p, nil
+}
+
+// Write adds the planned servers to the config, or does nothing when none
+// is planned.
+func (p *AddPlan) Write() error {
+	if len(p.Added) == 0 {
+		return nil
 	}
-	return added, skipped, writeChecked(path, tree.Pack(), perm)
+	tree, err := hujson.Parse(p.data)
+	if err != nil {
+		return fmt.Errorf("parsing %s: %w", p.Path, err)
+	}
+	ed, err := newEditor(&tree)
+	if err != nil {
+		return err
+	}
+	for _, name := range p.Added {
+		if err := ed.addServer(name, p.Servers[name]); err != nil {
+			return fmt.Errorf("editing %s: %w", p.Path, err)
+		}
+	}
+	return writeChecked(p.Path, tree.Pack(), p.perm)
 }
 
 // conflict says why s cannot be added as name, or returns "".

@@ -2,7 +2,9 @@ package config
 
 import (
 	"fmt"
+	"maps"
 	"net/url"
+	"slices"
 	"strings"
 	"time"
 )
@@ -82,14 +84,25 @@ func isHTTPURL(s string) bool {
 // lookup, as in a server's "env". An unset variable without a default is an
 // error naming it (never its value).
 func (l *Launch) ExpandedEnv(lookup func(string) (string, bool)) (map[string]string, error) {
+	return l.ExpandedEnvFrom(Lookup{Env: lookup})
+}
+
+// ExpandedEnvFrom is ExpandedEnv that also reads ${keychain:NAME} from
+// lk.Secrets; a secret that is not set is an error naming the command
+// that sets it.
+func (l *Launch) ExpandedEnvFrom(lk Lookup) (map[string]string, error) {
 	out := make(map[string]string, len(l.Env))
-	for name, value := range l.Env {
-		v, unset, err := expandEnv(value, lookup)
+	for _, name := range slices.Sorted(maps.Keys(l.Env)) {
+		v, missing, err := expand(l.Env[name], lk)
 		if err != nil {
 			return nil, fmt.Errorf("orchestrator.launch.env.%s: %w", name, err)
 		}
-		if len(unset) > 0 {
-			return nil, fmt.Errorf("orchestrator.launch.env.%s: variable %s is not set", name, strings.Join(unset, ", "))
+		if len(missing) > 0 {
+			msgs := make([]string, len(missing))
+			for i, m := range missing {
+				msgs[i] = m.message()
+			}
+			return nil, fmt.Errorf("orchestrator.launch.env.%s: %s", name, strings.Join(msgs, "; "))
 		}
 		out[name] = v
 	}

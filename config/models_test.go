@@ -213,12 +213,16 @@ func TestLaunchExpandedEnv(t *testing.T) {
 	}{
 		{"references and defaults", map[string]string{"HF_TOKEN": "${HF_TOKEN}", "CUDA_VISIBLE_DEVICES": "${GPU:-0}", "X": "plain"},
 			map[string]string{"HF_TOKEN": "hf-secret", "CUDA_VISIBLE_DEVICES": "0", "X": "plain"}, ""},
-		{"unset", map[string]string{"K": "${MISSING}"}, nil, "orchestrator.launch.env.K: variable MISSING is not set"},
+		{"unset", map[string]string{"K": "${MISSING}"}, nil, "orchestrator.launch.env.K: environment variable MISSING is not set"},
 		{"malformed", map[string]string{"K": "${OPEN"}, nil, "unterminated"},
+		{"secret", map[string]string{"HF_TOKEN": "${keychain:orchestrator.HF_TOKEN}"}, map[string]string{"HF_TOKEN": "hf-from-store"}, ""},
+		{"secret not set", map[string]string{"K": "${keychain:orchestrator.K}"}, nil,
+			`orchestrator.launch.env.K: secret "orchestrator.K" is not set: run toolhub config set-secret orchestrator K`},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			got, err := (&Launch{Env: tc.env}).ExpandedEnv(lookup)
+			store := fakeSecrets{"orchestrator.HF_TOKEN": "hf-from-store"}
+			got, err := (&Launch{Env: tc.env}).ExpandedEnvFrom(Lookup{Env: lookup, Secrets: store})
 			if tc.wantErr != "" {
 				if err == nil || !strings.Contains(err.Error(), tc.wantErr) || strings.Contains(err.Error(), "hf-secret") {
 					t.Fatalf("err %v, want %q", err, tc.wantErr)

@@ -15,8 +15,15 @@ import (
 // name, with ${VAR} references in env and headers values expanded through
 // lookupEnv (os.LookupEnv in production) and locality defaulted. An unset
 // variable without a default, or a malformed reference, is a problem naming
-// the server, key and variable; values are never printed.
+// the server, key and variable; values are never printed. Every
+// ${keychain:NAME} is a problem: SpecsFrom reads secrets.
 func (f *File) Specs(lookupEnv func(string) (string, bool)) ([]hub.ServerSpec, error) {
+	return f.SpecsFrom(Lookup{Env: lookupEnv})
+}
+
+// SpecsFrom is Specs with ${keychain:NAME} references read from lk.Secrets;
+// a secret that is not set is a problem naming the command that sets it.
+func (f *File) SpecsFrom(lk Lookup) ([]hub.ServerSpec, error) {
 	l := &problemList{file: f.Path}
 	for _, name := range slices.Sorted(maps.Keys(f.invalid)) {
 		l.problems = append(l.problems, f.invalid[name].problems...)
@@ -24,7 +31,7 @@ func (f *File) Specs(lookupEnv func(string) (string, bool)) ([]hub.ServerSpec, e
 	specs := make([]hub.ServerSpec, 0, len(f.MCPServers))
 	for _, name := range slices.Sorted(maps.Keys(f.MCPServers)) {
 		if s := f.MCPServers[name]; !s.Disabled {
-			specs = append(specs, specOf(l, name, s, lookupEnv))
+			specs = append(specs, specOf(l, name, s, lk))
 		}
 	}
 	if err := l.err(); err != nil {
@@ -38,6 +45,13 @@ func (f *File) Specs(lookupEnv func(string) (string, bool)) ([]hub.ServerSpec, e
 // Invalid set to its problems (file:line:col: what is wrong, never a
 // value), and the hub lists it as invalid without starting it.
 func (f *File) ServeSpecs(lookupEnv func(string) (string, bool)) []hub.ServerSpec {
+	return f.ServeSpecsFrom(Lookup{Env: lookupEnv})
+}
+
+// ServeSpecsFrom is ServeSpecs with ${keychain:NAME} references read from
+// lk.Secrets: a server whose secret is not set is Invalid with a reason
+// that names the command to set it, and the others start.
+func (f *File) ServeSpecsFrom(lk Lookup) []hub.ServerSpec {
 	specs := make([]hub.ServerSpec, 0, len(f.MCPServers))
 	for _, name := range slices.Sorted(maps.Keys(f.MCPServers)) {
 		s := f.MCPServers[name]
@@ -45,7 +59,7 @@ func (f *File) ServeSpecs(lookupEnv func(string) (string, bool)) []hub.ServerSpe
 			continue
 		}
 		l := &problemList{file: f.Path}
-		spec := specOf(l, name, s, lookupEnv)
+		spec := specOf(l, name, s, lk)
 		if err := l.err(); err != nil {
 			spec.Invalid = strings.ReplaceAll(err.Error(), "\n", "; ")
 			spec.Env, spec.Headers = nil, nil
@@ -70,16 +84,16 @@ func (f *File) ServeSpecs(lookupEnv func(string) (string, bool)) []hub.ServerSpe
 }
 
 // specOf builds one server's spec, recording its expansion problems in l.
-func specOf(l *problemList, name string, s Server, lookupEnv func(string) (string, bool)) hub.ServerSpec {
+func specOf(l *problemList, name string, s Server, lk Lookup) hub.ServerSpec {
 	return hub.ServerSpec{
 		Name:          name,
 		Transport:     transportOf(s),
 		Command:       s.Command,
 		Args:          slices.Clone(s.Args),
-		Env:           expandValues(l, name, "env", s, s.Env, lookupEnv),
+		Env:           expandValues(l, name, "env", s, s.Env, lk),
 		Cwd:           s.Cwd,
 		URL:           s.URL,
-		Headers:       expandValues(l, name, "headers", s, s.Headers, lookupEnv),
+		Headers:       expandValues(l, name, "headers", s, s.Headers, lk),
 		Locality:      hub.Locality(DefaultLocality(s)),
 		DisabledTools: slices.Clone(s.DisabledTools),
 		Timeout:       s.Timeout,
@@ -88,21 +102,21 @@ func specOf(l *problemList, name string, s Server, lookupEnv func(string) (strin
 	}
 }
 
-// expandValues expands the ${VAR} references of env or headers values.
-func expandValues(l *problemList, server, key string, s Server, values map[string]string, lookup func(string) (string, bool)) map[string]string {
+// expandValues expands the references of env or headers values.
+func expandValues(l *problemList, server, key string, s Server, values map[string]string, lk Lookup) map[string]string {
 	if values == nil {
 		return nil
 	}
 	out := make(map[string]string, len(values))
 	for _, k := range slices.Sorted(maps.Keys(values)) {
-		v, unset, err := expandEnv(values[k], lookup)
+		v, missing, err := expand(values[k], lk)
 		at := s.at[key+"/"+k]
 		if err != nil {
 			l.add(at, "server %q: %s.%s: %v", server, key, k, err)
 			continue
 		}
-		for _, name := range unset {
-			l.add(at, "server %q: %s.%s: environment variable %s is not set (set it, or write ${%s:-default})", server, key, k, name, name)
+		for _, m := range missing {
+			l.add(at, "server %q: %s.%s: %s", server, key, k, m.message())
 		}
 		out[k] = v
 	}
@@ -172,81 +186,4 @@ func transportOrDefault(s Server) string {
 		return s.Type
 	}
 	return defaultType(s)
-}
-
-// expandEnv replaces ${NAME} and ${NAME:-default} in s with values from
-// lookup. The default is used when NAME is unset or empty, as in the shell.
-// Substituted values are never expanded again. It returns the names of
-// variables that are unset and have no default, and an error when a
-// reference is malformed. Errors never contain a variable's value.
-func expandEnv(s string, lookup func(string) (string, bool)) (string, []string, error) {
-	if !strings.Contains(s, "${") {
-		return s, nil, nil
-	}
-	var b strings.Builder
-	var unset []string
-	rest := s
-	for {
-		start := strings.Index(rest, "${")
-		if start < 0 {
-			b.WriteString(rest)
-			break
-		}
-		b.WriteString(rest[:start])
-		end := strings.IndexByte(rest[start:], '}')
-		if end < 0 {
-			return "", nil, fmt.Errorf("unterminated %q (want ${NAME} or ${NAME:-default})", clip(rest[start:]))
-		}
-		ref := rest[start+2 : start+end]
-		value, missing, err := resolveRef(ref, lookup)
-		if err != nil {
-			return "", nil, err
-		}
-		if missing && !slices.Contains(unset, ref) {
-			unset = append(unset, ref)
-		}
-		b.WriteString(value)
-		rest = rest[start+end+1:]
-	}
-	return b.String(), unset, nil
-}
-
-// resolveRef resolves the inside of one ${...}.
-func resolveRef(ref string, lookup func(string) (string, bool)) (value string, missing bool, err error) {
-	name, def, hasDefault := strings.Cut(ref, ":-")
-	if !isEnvName(name) {
-		return "", false, fmt.Errorf("%q is not a variable reference (want ${NAME} or ${NAME:-default})", clip("${"+ref+"}"))
-	}
-	v, ok := lookup(name)
-	switch {
-	case ok && v != "":
-		return v, false, nil
-	case hasDefault:
-		return def, false, nil
-	case ok:
-		return "", false, nil
-	}
-	return "", true, nil
-}
-
-// isEnvName reports whether s is a portable environment variable name.
-func isEnvName(s string) bool {
-	if s == "" || (s[0] >= '0' && s[0] <= '9') {
-		return false
-	}
-	for _, c := range []byte(s) {
-		if !(c == '_' || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9')) {
-			return false
-		}
-	}
-	return true
-}
-
-// clip shortens text quoted in a message.
-func clip(s string) string {
-	const limit = 40
-	if len(s) <= limit {
-		return s
-	}
-	return s[:limit] + "..."
 }

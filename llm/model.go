@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"net/url"
+	"reflect"
 	"slices"
 	"sync"
 	"time"
@@ -86,22 +87,44 @@ type Models struct {
 	mu     sync.RWMutex
 	byName map[string]*Model
 	order  []string
+	opts   ModelOptions
 }
 
 // NewModels builds the registry; every endpoint must be valid and names unique.
 func NewModels(endpoints []ModelEndpoint, opts ModelOptions) (*Models, error) {
-	r := &Models{byName: make(map[string]*Model, len(endpoints))}
-	for _, ep := range endpoints {
-		if err := ep.Validate(); err != nil {
-			return nil, err
-		}
-		if _, dup := r.byName[ep.Name]; dup {
-			return nil, fmt.Errorf("model %q is configured twice", ep.Name)
-		}
-		r.byName[ep.Name] = newModel(ep, opts)
-		r.order = append(r.order, ep.Name)
+	r := &Models{opts: opts}
+	if err := r.Replace(endpoints); err != nil {
+		return nil, err
 	}
 	return r, nil
+}
+
+// Replace makes endpoints the registry's models, at once for every later
+// Get: an endpoint configured exactly as before keeps its model and its
+// measured latencies; a changed or new one starts afresh; one left out is
+// gone. Calls already made go on with the model they got. Nothing changes
+// when an endpoint is invalid or a name is used twice.
+func (r *Models) Replace(endpoints []ModelEndpoint) error {
+	byName := make(map[string]*Model, len(endpoints))
+	order := make([]string, 0, len(endpoints))
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	for _, ep := range endpoints {
+		if err := ep.Validate(); err != nil {
+			return err
+		}
+		if _, dup := byName[ep.Name]; dup {
+			return fmt.Errorf("model %q is configured twice", ep.Name)
+		}
+		if old, ok := r.byName[ep.Name]; ok && reflect.DeepEqual(old.endpoint, ep) {
+			byName[ep.Name] = old
+		} else {
+			byName[ep.Name] = newModel(ep, r.opts)
+		}
+		order = append(order, ep.Name)
+	}
+	r.byName, r.order = byName, order
+	return nil
 }
 
 // Get returns the endpoint called name.

@@ -142,3 +142,41 @@ func TestModelEndpointValidate(t *testing.T) {
 		t.Fatal("duplicate names accepted")
 	}
 }
+
+func TestReplaceKeepsUnchangedModels(t *testing.T) {
+	a := ModelEndpoint{Name: "a", BaseURL: "http://127.0.0.1:1/v1", ModelID: "x"}
+	b := ModelEndpoint{Name: "b", BaseURL: "http://127.0.0.1:2/v1", ModelID: "y"}
+	r, err := NewModels([]ModelEndpoint{a, b}, ModelOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	oldA, _ := r.Get("a")
+	oldB, _ := r.Get("b")
+	b2 := b
+	b2.BaseURL = "http://127.0.0.1:3/v1"
+	c := ModelEndpoint{Name: "c", BaseURL: "http://127.0.0.1:4/v1", ModelID: "z"}
+	if err := r.Replace([]ModelEndpoint{a, b2, c}); err != nil {
+		t.Fatal(err)
+	}
+	if m, _ := r.Get("a"); m != oldA {
+		t.Error("an unchanged endpoint lost its model")
+	}
+	if m, _ := r.Get("b"); m == oldB || m.Endpoint().BaseURL != b2.BaseURL {
+		t.Error("a changed endpoint kept its old model")
+	}
+	if _, ok := r.Get("c"); !ok {
+		t.Error("a new endpoint is missing")
+	}
+	if err := r.Replace([]ModelEndpoint{a, a}); err == nil {
+		t.Fatal("a name used twice was accepted")
+	}
+	if got := len(r.List()); got != 3 {
+		t.Fatalf("a refused replace changed the registry: %d models", got)
+	}
+	if err := r.Replace([]ModelEndpoint{c}); err != nil {
+		t.Fatal(err)
+	}
+	if _, ok := r.Get("a"); ok {
+		t.Error("a removed endpoint is still there")
+	}
+}

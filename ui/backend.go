@@ -14,6 +14,22 @@ type Backend interface {
 	DocumentsBackend
 	RunsBackend
 	ChangesBackend
+	GuideBackend
+}
+
+// GuideBackend serves the first-run guide: connecting the orchestrator.
+type GuideBackend interface {
+	// SetupState says what is configured yet, to open the guide by itself
+	// on a first run.
+	SetupState(ctx context.Context) (SetupState, error)
+	// TestModel asks the OpenAI-compatible server at baseURL which models
+	// it serves.
+	TestModel(ctx context.Context, baseURL string) ([]string, error)
+	// ModelPresets are the ways toolhub can start the model server itself,
+	// with whether each can run here.
+	ModelPresets(ctx context.Context) []ModelPreset
+	// SaveModel writes the orchestrator to the config and uses it at once.
+	SaveModel(ctx context.Context, m ModelSetup) error
 }
 
 // ChangesBackend pushes what changed behind the window, so that nothing

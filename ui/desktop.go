@@ -39,6 +39,7 @@ type Desktop struct {
 	Servers   *ServersTab
 	Documents *DocumentsTab
 	Runs      *RunsTab
+	Guide     *Guide
 	Tabs      *container.AppTabs
 	// KeepRunning hides the window on close instead of quitting.
 	KeepRunning bool
@@ -70,6 +71,7 @@ func New(a fyne.App, b Backend, opts Options) *Desktop {
 		container.NewTabItemWithIcon(TabRuns, theme.MediaPlayIcon(), d.Runs.object),
 	)
 	d.Window.SetContent(container.NewBorder(d.Header.object, nil, nil, nil, d.Tabs))
+	d.Guide = newGuide(d)
 	d.restoreWindow()
 	d.addShortcuts()
 	d.Window.SetCloseIntercept(d.closeRequested)
@@ -84,8 +86,23 @@ func (d *Desktop) Start() {
 	d.Servers.refresh()
 	d.Documents.load()
 	d.Runs.load()
+	d.openGuideOnFirstRun()
 	d.bridge.follow(d.backend.Changes, func(c Change) { d.bridge.onUI(func() { d.changed(c) }) })
 	d.bridge.every(d.opts.ProbeEvery, func() { d.bridge.onUI(d.Header.probe) })
+}
+
+// openGuideOnFirstRun opens the setup guide when nothing is configured yet
+// and the guide was never finished or closed.
+func (d *Desktop) openGuideOnFirstRun() {
+	if d.App.Preferences().Bool(prefGuideDone) {
+		return
+	}
+	fetch(d.bridge, func(ctx contextT) (SetupState, error) { return d.backend.SetupState(ctx) },
+		func(s SetupState, err error) {
+			if err == nil && !s.ModelConfigured && s.Servers == 0 {
+				d.Guide.Open()
+			}
+		})
 }
 
 // changed brings the tabs that show c up to date; on the UI goroutine.

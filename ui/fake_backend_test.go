@@ -45,6 +45,7 @@ type fakeBackend struct {
 	removed  []string
 	replaced map[string]string
 	refuse   error
+	guide    fakeGuide
 }
 
 func newFakeBackend() *fakeBackend {
@@ -61,6 +62,8 @@ func newFakeBackend() *fakeBackend {
 		},
 		goroutines: map[int64]int{},
 		replaced:   map[string]string{},
+		// set up already: the guide opens by itself only in its own tests
+		guide: fakeGuide{setup: SetupState{ModelConfigured: true, Servers: 2}},
 	}
 }
 

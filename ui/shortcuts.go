@@ -54,7 +54,8 @@ func (d *Desktop) addShortcuts() {
 		item.Shortcut = sc
 		menus[s.Menu].Items = append(menus[s.Menu].Items, item)
 	}
-	d.Window.SetMainMenu(fyne.NewMainMenu(menus["View"], menus["Run"]))
+	help := fyne.NewMenu("Help", fyne.NewMenuItem("Setup guide", d.Guide.Open))
+	d.Window.SetMainMenu(fyne.NewMainMenu(menus["View"], menus["Run"], help))
 }
 
 // cancelShown cancels the work of the tab in view: the ingest on the

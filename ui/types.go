@@ -258,3 +258,31 @@ func plain(err error) *PlainError {
 func joinSentences(parts ...string) string {
 	return strings.Join(nonEmpty(parts), " ")
 }
+
+// SetupState is what the user has configured so far.
+type SetupState struct {
+	// ModelConfigured: the config names an orchestrator.
+	ModelConfigured bool
+	Servers         int // the user's own servers, not toolhub's
+	Folders         int // document folders
+}
+
+// ModelPreset is a way toolhub can start the orchestrator's server.
+type ModelPreset struct {
+	Name    string
+	Command string // as one line, for people
+	BaseURL string
+	Model   string
+	Needs   string
+	// Installed: its program is on the PATH.
+	Installed bool
+	// GPU names the GPU found and its free memory, or says none was found.
+	GPU string
+}
+
+// ModelSetup is the orchestrator the guide saves.
+type ModelSetup struct {
+	BaseURL string
+	Model   string
+	Preset  string // "" for a server the user runs; else a ModelPreset.Name
+}

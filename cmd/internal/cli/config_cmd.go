@@ -6,7 +6,6 @@ import (
 	"io"
 	"io/fs"
 	"os"
-	"strings"
 
 	"github.com/spf13/cobra"
 
@@ -29,6 +28,7 @@ the user config directory.`,
 		newConfigCheckCommand(g),
 		newConfigImportCommand(g),
 		newConfigDiscoverCommand(g),
+		newConfigSetSecretCommand(g),
 	)
 	return cmd
 }
@@ -116,8 +116,9 @@ func newConfigCheckCommand(g *globals) *cobra.Command {
 		Short: "Validate the config file",
 		Long: `Reads the config and prints every problem as file:line:column: message (exit
 status 2), including ${VAR} references in env and headers whose variable is
-not set. Values of variables are never printed. Prints "ok: N servers (names)"
-when there is nothing to fix.`,
+not set, and ${keychain:NAME} references whose secret is not set (with the
+toolhub config set-secret command that sets it). Values are never printed.
+Prints "ok: N servers (names)" when there is nothing to fix.`,
 		Example: "  toolhub config check\n  toolhub --config ./dev.json config check",
 		Args:    cobra.NoArgs,
 		RunE: func(*cobra.Command, []string) error {
@@ -127,7 +128,7 @@ when there is nothing to fix.`,
 			}
 			f, err := config.Load(path, source)
 			if err == nil {
-				_, err = f.Specs(os.LookupEnv)
+				_, err = f.SpecsFrom(config.Lookup{Env: os.LookupEnv, Secrets: g.configSecrets()})
 			}
 			if err != nil {
 				return g.reportProblems(err)
@@ -168,8 +169,17 @@ func newConfigImportCommand(g *globals) *cobra.Command {
 or a VS Code mcp.json ("servers"), and adds its servers to toolhub's config,
 keeping the config's comments and layout. Servers whose name is taken, or that
 run the same command or URL as one already there, are skipped and reported.
-Names toolhub cannot use are changed (and reported). VS Code's ${input:...}
-prompts are copied as written: replace them with ${VAR} references before use.`,
+Names toolhub cannot use are changed (and reported).
+
+No literal secret is copied: API keys and tokens in env and headers (values
+such as ghp_..., sk-..., xoxb-..., AKIA..., and the values of keys such as
+*_TOKEN, *_KEY, *_SECRET, *PASSWORD*, Authorization) are moved into the secret
+store (see toolhub config set-secret) and the config reads ${keychain:SERVER.KEY}
+instead; "Bearer <token>" becomes "Bearer ${keychain:SERVER.KEY}". On a
+terminal toolhub asks first; otherwise it moves them and says so. If the store
+cannot be opened, or the answer is no, nothing is written. VS Code's
+${input:ID} prompts become ${keychain:SERVER.ID}: such a server stays listed
+as invalid until toolhub config set-secret SERVER ID stores its value.`,
 		Example: `  toolhub config import ~/.cursor/mcp.json
   toolhub config import ~/.config/Claude/claude_desktop_config.json --only filesystem,github`,
 		Args: cobra.ExactArgs(1),
@@ -182,20 +192,26 @@ prompts are copied as written: replace them with ${VAR} references before use.`,
 			if err := checkOnly(only, cf.Servers); err != nil {
 				return err
 			}
-			return g.addServers(cf.Servers, only)
+			return g.addServers(cf.Servers, only, g.newSecretMover())
 		},
 	}
 	cmd.Flags().StringSliceVar(&only, "only", nil, "import only these servers (comma-separated names)")
 	return cmd
 }
 
-// addServers merges servers into the config and prints what happened.
-func (g *globals) addServers(servers map[string]config.Server, names []string) error {
+// addServers merges servers into the config, their literal secrets moved
+// into the secret store first, and prints what happened.
+func (g *globals) addServers(servers map[string]config.Server, names []string, mover *secretMover) error {
 	path, _, err := config.Locate(g.configPath)
 	if err != nil {
 		return asUsage(err)
 	}
-	added, skipped, err := config.AddServers(path, servers, names)
+	plan, err := config.PlanAdd(path, servers, names)
+	if err == nil {
+		if err = mover.move(plan); err == nil {
+			err = plan.Write()
+		}
+	}
 	if err != nil {
 		var pe *config.ProblemsError
 		if errors.As(err, &pe) {
@@ -203,6 +219,7 @@ func (g *globals) addServers(servers map[string]config.Server, names []string) e
 		}
 		return err
 	}
+	added, skipped := plan.Added, plan.Skipped
 	for _, name := range added {
 		fmt.Fprintf(g.stdio.Out, "added   %s\n", name)
 	}
@@ -227,79 +244,4 @@ func printWarnings(w io.Writer, warnings []string) {
 	for _, warning := range warnings {
 		fmt.Fprintf(w, "warning: %s\n", warning)
 	}
-}
-
-func newConfigDiscoverCommand(g *globals) *cobra.Command {
-	var all, asJSON bool
-	var only []string
-	cmd := &cobra.Command{
-		Use:   "discover",
-		Short: "Find the MCP servers other clients already use, and import them",
-		Long: `Looks for the MCP config files of Claude Desktop, Cursor, VS Code, Claude Code
-and Windsurf, user-wide and in the current directory, and lists their servers
-(env and header values are never shown). --all imports every server found;
---only imports some: "client" for all of one client's servers, or
-"client:name". Servers already in toolhub's config, by name or by the same
-command or URL, are skipped.`,
-		Example: `  toolhub config discover
-  toolhub config discover --json
-  toolhub config discover --all
-  toolhub config discover --only cursor,claude-desktop:filesystem`,
-		Args: cobra.NoArgs,
-		RunE: func(*cobra.Command, []string) error {
-			found := config.Discover(config.HostDiscoverEnv())
-			if !all && only == nil {
-				if asJSON {
-					return writeJSON(g.stdio.Out, found)
-				}
-				g.printFound(found)
-				return nil
-			}
-			if asJSON {
-				return usageError("--json only lists; leave it out to import with --all or --only")
-			}
-			picked, err := config.SelectFound(found, only)
-			if err != nil {
-				return asUsage(err)
-			}
-			for _, f := range picked {
-				fmt.Fprintf(g.stdio.Out, "from %s (%s):\n", f.Client, f.Path)
-				printWarnings(g.stdio.Err, f.Warnings)
-				if err := g.addServers(f.Servers, nil); err != nil {
-					return err
-				}
-			}
-			return nil
-		},
-	}
-	cmd.Flags().BoolVar(&all, "all", false, "import every server found")
-	cmd.Flags().StringSliceVar(&only, "only", nil, "import these: client or client:name, comma-separated")
-	cmd.Flags().BoolVar(&asJSON, "json", false, "list as JSON")
-	return cmd
-}
-
-// printFound lists discovered files and their servers.
-func (g *globals) printFound(found []config.Found) {
-	out := g.stdio.Out
-	if len(found) == 0 {
-		fmt.Fprintln(out, "no MCP config of Claude Desktop, Cursor, VS Code, Claude Code or Windsurf found")
-		return
-	}
-	for _, f := range found {
-		fmt.Fprintf(out, "%s  %s\n", f.Client, f.Path)
-		if f.Err != nil {
-			fmt.Fprintf(out, "    error: %s\n", oneLine(f.Err.Error(), 200))
-		}
-		for _, s := range config.SummarizeAll(f.Servers) {
-			what := s.URL
-			if s.Command != "" {
-				what = strings.Join(append([]string{s.Command}, s.Args...), " ")
-			}
-			fmt.Fprintf(out, "    %-28s %s\n", f.Client+":"+s.Name, oneLine(what, 70))
-		}
-		for _, w := range f.Warnings {
-			fmt.Fprintf(out, "    warning: %s\n", w)
-		}
-	}
-	fmt.Fprintln(g.stdio.Err, "import with: toolhub config discover --all, or --only client:name,...")
 }

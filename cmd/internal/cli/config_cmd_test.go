@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/toolhub/toolhub/cmd/internal/daemon"
 	"github.com/toolhub/toolhub/config"
 )
 
@@ -22,6 +23,9 @@ func configEnv(t *testing.T) string {
 	t.Setenv("XDG_CONFIG_HOME", filepath.Join(home, ".config"))
 	t.Setenv("APPDATA", filepath.Join(home, "AppData", "Roaming"))
 	t.Setenv(config.EnvVar, "")
+	// Secrets go to a file in the fake config directory, never to the
+	// user's keychain.
+	t.Setenv(daemon.SecretsBackendEnv, "file")
 	project := filepath.Join(home, "project")
 	mustWrite(t, filepath.Join(project, "README"), "")
 	t.Chdir(project)
@@ -32,8 +36,14 @@ func configEnv(t *testing.T) string {
 // and output.
 func runConfigCmd(t *testing.T, args ...string) (code int, stdout, stderr string) {
 	t.Helper()
+	return runWithStdin(t, "", args...)
+}
+
+// runWithStdin is runConfigCmd with stdin reading in (a pipe, not a terminal).
+func runWithStdin(t *testing.T, in string, args ...string) (code int, stdout, stderr string) {
+	t.Helper()
 	var out, errOut bytes.Buffer
-	code = Main(context.Background(), args, Stdio{In: strings.NewReader(""), Out: &out, Err: &errOut})
+	code = Main(context.Background(), args, Stdio{In: strings.NewReader(in), Out: &out, Err: &errOut})
 	return code, out.String(), errOut.String()
 }
 
@@ -230,7 +240,7 @@ func TestConfigDiscover(t *testing.T) {
 		{name: "import all skips duplicates", args: []string{"config", "discover", "--all"}, setup: setup,
 			wantStdout: []string{"from cursor (HOME/.cursor/mcp.json):\nadded   db\nadded   linear\n", "added   gh\n",
 				"from claude-code (HOME/project/.mcp.json):\nskipped db: already in the config\n"},
-			wantStderr: []string{"${input:tok}"}},
+			wantStderr: []string{`VS Code's input "tok" now reads ${keychain:gh.tok}`, "run `toolhub config set-secret gh tok`"}},
 		{name: "import some", args: []string{"config", "discover", "--only", "cursor:linear,vscode"}, setup: setup,
 			wantStdout: []string{"added   linear\n", "added   gh\n"},
 			check: func(t *testing.T, home string) {

@@ -77,7 +77,7 @@ nothing is started.`,
 			if err != nil {
 				return err
 			}
-			host, err := daemon.NewModelHost(models, os.LookupEnv, g.logger())
+			host, err := daemon.NewModelHost(models, config.Lookup{Env: os.LookupEnv, Secrets: g.configSecrets()}, g.logger())
 			if err != nil {
 				return asUsage(err)
 			}

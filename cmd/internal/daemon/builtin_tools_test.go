@@ -72,7 +72,7 @@ func TestNewModelHostFromConfig(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	h, err := NewModelHost(m, func(string) (string, bool) { return "", false }, quiet)
+	h, err := NewModelHost(m, config.Lookup{Env: func(string) (string, bool) { return "", false }}, quiet)
 	if err != nil || h == nil {
 		t.Fatalf("host %v, %v", h, err)
 	}
@@ -83,7 +83,7 @@ func TestNewModelHostFromConfig(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if h, err := NewModelHost(none, nil, quiet); h != nil || err != nil {
+	if h, err := NewModelHost(none, config.Lookup{}, quiet); h != nil || err != nil {
 		t.Fatalf("no launch block gave %v, %v", h, err)
 	}
 }

@@ -32,6 +32,9 @@ type Options struct {
 	Logger *slog.Logger
 	// LookupEnv resolves ${VAR} references in the config (default os.LookupEnv).
 	LookupEnv func(string) (string, bool)
+	// Secrets resolves ${keychain:NAME} references (default: the store
+	// beside the config file, OpenSecrets).
+	Secrets config.Secrets
 	// HubOptions override the hub's defaults (tests shorten timeouts).
 	HubOptions hub.Options
 	// MCP configures the MCP surface clients see (exposure, result cap).
@@ -94,7 +97,8 @@ func New(opts Options) (d *Daemon, err error) {
 	}
 	// A server entry that cannot be used is listed as invalid with its
 	// problems; the others start (toolhub config check still fails on it).
-	specs := opts.Config.ServeSpecs(opts.LookupEnv)
+	lookup := config.Lookup{Env: opts.LookupEnv, Secrets: configSecrets(opts)}
+	specs := opts.Config.ServeSpecsFrom(lookup)
 	configured := len(specs)
 	for _, spec := range specs {
 		if spec.Invalid != "" {
@@ -134,7 +138,7 @@ func New(opts Options) (d *Daemon, err error) {
 	if opts.EditOrchestrator != nil {
 		opts.EditOrchestrator(&models.Orchestrator)
 	}
-	host, err := NewModelHost(models, opts.LookupEnv, opts.Logger)
+	host, err := NewModelHost(models, lookup, opts.Logger)
 	if err != nil {
 		return nil, fmt.Errorf("build daemon: %w", err)
 	}
@@ -165,7 +169,7 @@ func New(opts Options) (d *Daemon, err error) {
 	}
 	d = &Daemon{hub: h, mcp: srv, docs: docs, bus: bus, engine: engine, planner: planner, host: host,
 		prefs: prefs, log: opts.Logger,
-		servers: &servers{cfg: opts.Config, lookupEnv: opts.LookupEnv, builtins: slices.Clone(specs[configured:])}}
+		servers: &servers{cfg: opts.Config, lookup: lookup, builtins: slices.Clone(specs[configured:])}}
 	if opts.RunLogDir != "" {
 		d.runs = runlog.NewRecorder(opts.RunLogDir, bus, runlog.RecorderOptions{Logger: opts.Logger})
 	}

@@ -7,6 +7,7 @@ import (
 
 	"go.uber.org/goleak"
 
+	"github.com/toolhub/toolhub/cmd/internal/daemon"
 	"github.com/toolhub/toolhub/internal/testenv"
 )
 
@@ -14,6 +15,9 @@ import (
 // a daemon leaves a goroutine behind after Close. Bleve's analysis
 // workers are started once per process by the library itself.
 func TestMain(m *testing.M) {
+	// The daemon opens the secret store beside each test's config: keep it
+	// a file in the test's folder, never the user's keychain.
+	os.Setenv(daemon.SecretsBackendEnv, "file")
 	code := m.Run()
 	testenv.RemoveToolhubBinary()
 	if code == 0 {

@@ -12,14 +12,15 @@ import (
 // from "orchestrator.launch", or returns nil when the config has none.
 // Nothing starts until the caller calls Start: only long-running commands
 // (serve, the desktop, model start) should launch a model server.
-func NewModelHost(m *config.Models, lookupEnv func(string) (string, bool), log *slog.Logger) (*modelhost.Host, error) {
+// References in its env are resolved through lk (lk.Env nil: os.LookupEnv).
+func NewModelHost(m *config.Models, lk config.Lookup, log *slog.Logger) (*modelhost.Host, error) {
 	if m == nil || m.Launch == nil {
 		return nil, nil
 	}
-	if lookupEnv == nil {
-		lookupEnv = os.LookupEnv
+	if lk.Env == nil {
+		lk.Env = os.LookupEnv
 	}
-	env, err := m.Launch.ExpandedEnv(lookupEnv)
+	env, err := m.Launch.ExpandedEnvFrom(lk)
 	if err != nil {
 		return nil, err
 	}

@@ -19,11 +19,11 @@ import (
 )
 
 // servers is what Reload needs to rebuild the hub's set: the config it
-// last read, how its ${VAR} references resolve, and toolhub's own
+// last read, how its ${VAR} and ${keychain:NAME} references resolve, and toolhub's own
 // providers, which a reload keeps as they are. Only cfg changes.
 type servers struct {
-	lookupEnv func(string) (string, bool)
-	builtins  []hub.ServerSpec
+	lookup   config.Lookup
+	builtins []hub.ServerSpec
 
 	mu  sync.Mutex // guards cfg; never held while servers start or stop
 	cfg *config.File
@@ -59,7 +59,7 @@ func (d *Daemon) Reload(ctx context.Context) (hub.Changes, error) {
 	if err != nil {
 		return hub.Changes{}, fmt.Errorf("reload config: %w", err)
 	}
-	specs := cfg.ServeSpecs(d.servers.lookupEnv)
+	specs := cfg.ServeSpecsFrom(d.servers.lookup)
 	for _, b := range d.servers.builtins {
 		if specs, err = withBuiltin(specs, b); err != nil {
 			return hub.Changes{}, fmt.Errorf("reload config: %w", err)

@@ -3,6 +3,7 @@ package desktop
 import (
 	"log/slog"
 	"sync"
+	"sync/atomic"
 
 	"github.com/toolhub/toolhub/cmd/internal/daemon"
 	"github.com/toolhub/toolhub/config"
@@ -38,6 +39,9 @@ type Backend struct {
 
 	mu       sync.Mutex
 	endpoint ui.Endpoint
+	// models are the models in use: opts.Models until the guide saves
+	// another orchestrator.
+	models atomic.Pointer[config.Models]
 }
 
 var _ ui.Backend = (*Backend)(nil)
@@ -54,8 +58,13 @@ func New(opts Options) *Backend {
 	if opts.Store != nil {
 		opts.Daemon.FollowPreferences(opts.Store)
 	}
-	return &Backend{opts: opts, log: opts.Logger, runs: &runLog{rec: opts.Daemon.RunLog()}, endpoint: opts.Endpoint}
+	b := &Backend{opts: opts, log: opts.Logger, runs: &runLog{rec: opts.Daemon.RunLog()}, endpoint: opts.Endpoint}
+	b.models.Store(opts.Models)
+	return b
 }
+
+// currentModels are the models in use; nil when none were configured.
+func (b *Backend) currentModels() *config.Models { return b.models.Load() }
 
 // Close waits for a run-log read or write in progress and refuses later
 // ones; call it after the window has closed, before the daemon.

@@ -17,10 +17,10 @@ const healthTimeout = 3 * time.Second
 // OrchestratorHealth implements ui.HeaderBackend: it asks the orchestrator's
 // OpenAI-compatible endpoint for its model list.
 func (b *Backend) OrchestratorHealth(ctx context.Context) ui.OrchestratorHealth {
-	if b.opts.Models == nil {
+	if b.currentModels() == nil {
 		return ui.OrchestratorHealth{Detail: "no orchestrator configured; the fallback policy decides"}
 	}
-	o := b.opts.Models.Orchestrator
+	o := b.currentModels().Orchestrator
 	h := ui.OrchestratorHealth{Model: o.ModelID}
 	if o.Sampling {
 		h.Reachable, h.Detail = true, "served by the calling client's model"

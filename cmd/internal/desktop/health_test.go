@@ -33,8 +33,9 @@ func TestOrchestratorHealthTellsLoadingFromReady(t *testing.T) {
 			if tc.closed {
 				s.Close()
 			}
-			b := &Backend{opts: Options{Models: &config.Models{Orchestrator: llm.ModelEndpoint{
-				Name: "orch", BaseURL: s.URL() + "/v1", ModelID: "Orchestrator-8B", Locality: hub.LocalityRemote}}}}
+			b := &Backend{}
+			b.models.Store(&config.Models{Orchestrator: llm.ModelEndpoint{
+				Name: "orch", BaseURL: s.URL() + "/v1", ModelID: "Orchestrator-8B", Locality: hub.LocalityRemote}})
 			h := b.OrchestratorHealth(context.Background())
 			if h.Reachable != tc.reachable || h.Loading != tc.wantLoading || !strings.Contains(h.Detail, tc.detail) {
 				t.Fatalf("health %+v, want reachable %v loading %v detail %q", h, tc.reachable, tc.wantLoading, tc.detail)

@@ -77,7 +77,7 @@ func (b *Backend) Preview(_ context.Context, up ui.Preferences) (ui.PreferencesP
 func (b *Backend) offerable() ([]*hub.Tool, []llm.ModelInfo) {
 	tools := b.opts.Daemon.Hub().Snapshot().Tools()
 	var models []llm.ModelInfo
-	if m := b.opts.Models; m != nil {
+	if m := b.currentModels(); m != nil {
 		models = append(models, llm.ModelInfo{ModelEndpoint: m.Orchestrator})
 		for _, ep := range m.Endpoints {
 			models = append(models, llm.ModelInfo{ModelEndpoint: ep})
@@ -87,10 +87,10 @@ func (b *Backend) offerable() ([]*hub.Tool, []llm.ModelInfo) {
 }
 
 func (b *Backend) orchestratorName() string {
-	if b.opts.Models == nil {
+	if b.currentModels() == nil {
 		return ""
 	}
-	return b.opts.Models.Orchestrator.Name
+	return b.currentModels().Orchestrator.Name
 }
 
 func toUIPreferences(p policies.Preferences) ui.Preferences {

@@ -1,0 +1,22 @@
+package daemon
+
+import (
+	"fmt"
+
+	"github.com/toolhub/toolhub/config"
+	"github.com/toolhub/toolhub/llm"
+)
+
+// ApplyModels makes m's orchestrator and expert models the ones episodes
+// call from now on, without a restart: an endpoint configured as before
+// keeps its measured latencies, episodes already running finish with the
+// models they had. The orchestrator keeps its name, so the conductor goes
+// on finding it.
+func (d *Daemon) ApplyModels(m *config.Models) error {
+	endpoints := append([]llm.ModelEndpoint{m.Orchestrator}, m.Endpoints...)
+	if err := d.engine.Models().Replace(endpoints); err != nil {
+		return fmt.Errorf("apply models: %w", err)
+	}
+	d.log.Info("models applied", "orchestrator", m.Orchestrator.BaseURL, "experts", len(m.Endpoints))
+	return nil
+}
