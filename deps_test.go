@@ -41,17 +41,19 @@ var allowedImports = map[string][]string{
 	"ui":                                       {},
 	"secrets":                                  {"internal/fsutil"},
 	// the environment and the engine
-	"hub":       {"internal/mcpwire", "internal/queuemark", "internal/proc", "internal/supervise", "events"},
-	"modelhost": {"internal/mcpwire", "internal/proc", "internal/supervise"},
-	"llm":       {"hub"},
-	"conductor": {"hub", "llm", "events", "internal/supervise"},
-	"runlog":    {"conductor", "events", "internal/fsutil"},
-	"policies":  {"conductor", "hub", "llm", "runlog", "internal/fsutil"},
-	"tools":     {"retriever", "events", "internal/proc"},
-	"config":    {"conductor", "hub", "llm", "policies", "internal/fsutil"},
-	"mcp":       {"conductor", "hub", "events", "internal/mcpwire", "internal/queuemark"},
-	"eval":      {"conductor", "llm", "policies", "runlog", "internal/fsutil"},
-	"bench":     {"conductor", "hub", "llm", "mcp", "policies", "events", "internal/proc"},
+	"hub": {"internal/mcpwire", "internal/queuemark", "internal/proc", "internal/supervise", "events"},
+	// the client the MCP conformance suite drives, over the hub's own code
+	"hub/internal/conformanceclient": {"hub"},
+	"modelhost":                      {"internal/mcpwire", "internal/proc", "internal/supervise"},
+	"llm":                            {"hub"},
+	"conductor":                      {"hub", "llm", "events", "internal/supervise"},
+	"runlog":                         {"conductor", "events", "internal/fsutil"},
+	"policies":                       {"conductor", "hub", "llm", "runlog", "internal/fsutil"},
+	"tools":                          {"retriever", "events", "internal/proc"},
+	"config":                         {"conductor", "hub", "llm", "policies", "internal/fsutil"},
+	"mcp":                            {"conductor", "hub", "events", "internal/mcpwire", "internal/queuemark"},
+	"eval":                           {"conductor", "llm", "policies", "runlog", "internal/fsutil"},
+	"bench":                          {"conductor", "hub", "llm", "mcp", "policies", "events", "internal/proc"},
 	// the composition root and the CLI glue
 	"cmd/internal/daemon": {"cmd/internal/buildinfo", "conductor", "config", "events", "hub", "llm", "mcp", "modelhost", "policies", "runlog", "tools",
 		"retriever", "secrets", "internal/fsutil"},
@@ -119,9 +121,10 @@ func TestImportMatrix(t *testing.T) {
 var wiringCalls = map[string]bool{"hub.New": true, "mcp.NewServer": true, "conductor.NewEngine": true,
 	"conductor.NewEpisodes": true, "runlog.NewRecorder": true}
 
-// assemblers may call them: the composition root, and the benchmarks,
-// which assemble in process exactly the parts they measure.
-var assemblers = map[string]bool{"cmd/internal/daemon": true, "bench": true}
+// assemblers may call them: the composition root, the benchmarks, which
+// assemble in process exactly the parts they measure, and the conformance
+// client, which runs one server through a hub of its own.
+var assemblers = map[string]bool{"cmd/internal/daemon": true, "bench": true, "hub/internal/conformanceclient": true}
 
 // TestOnlyTheRootWires checks that cmd/internal/daemon is the one place that
 // builds the hub, the MCP surface and the engine (benchmarks aside): every

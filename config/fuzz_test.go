@@ -67,6 +67,11 @@ func normalized(s Server) Server {
 	if len(s.DisabledTools) == 0 {
 		s.DisabledTools = nil
 	}
+	if s.OAuth != nil && len(s.OAuth.Scopes) == 0 {
+		o := *s.OAuth
+		o.Scopes = nil
+		s.OAuth = &o
+	}
 	return s
 }
 

@@ -72,6 +72,9 @@ func describeServers(servers map[string]Server) string {
 		fmt.Fprintf(&b, "server %s: type=%s locality=%s enabled=%v\n", name, s.Type, DefaultLocality(s), s.IsEnabled())
 		fmt.Fprintf(&b, "  command=%q args=%q cwd=%q url=%q\n", s.Command, s.Args, s.Cwd, s.URL)
 		fmt.Fprintf(&b, "  env=%q headers=%q\n", s.Env, s.Headers)
+		if o := s.OAuth; o != nil {
+			fmt.Fprintf(&b, "  oauth: clientId=%q clientSecret=%q scopes=%q authServerMetadataUrl=%q\n", o.ClientID, o.ClientSecret, o.Scopes, o.AuthServerMetadataURL)
+		}
 		fmt.Fprintf(&b, "  disabledTools=%q timeout=%v costPerCall=%v\n", s.DisabledTools, s.Timeout, s.CostPerCall)
 	}
 	return b.String()

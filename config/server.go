@@ -13,7 +13,7 @@ import (
 // written back.
 var serverKeys = []string{
 	"type", "command", "args", "env", "cwd", "url", "headers",
-	"locality", "enabled", "disabledTools", "timeout", "costPerCall", "unprefixed",
+	"oauth", "locality", "enabled", "disabledTools", "timeout", "costPerCall", "unprefixed",
 }
 
 // keyHints name the toolhub key for keys other clients or older notes use.
@@ -90,6 +90,8 @@ func (r *serverReader) field(m member) {
 		s.URL, _ = d.str(m.value, what)
 	case "headers":
 		s.Headers = r.strMap(m, "headers")
+	case "oauth":
+		s.OAuth = r.oauth(m)
 	case "locality":
 		s.Locality, _ = d.str(m.value, what)
 	case "enabled":

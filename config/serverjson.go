@@ -35,6 +35,7 @@ func serverFields(s Server) []field {
 	add("cwd", s.Cwd, s.Cwd != "")
 	add("url", s.URL, s.URL != "")
 	add("headers", s.Headers, len(s.Headers) > 0)
+	add("oauth", oauthFields(s.OAuth), s.OAuth != nil)
 	add("locality", s.Locality, s.Locality != "")
 	add("enabled", false, s.Disabled)
 	add("disabledTools", s.DisabledTools, len(s.DisabledTools) > 0)

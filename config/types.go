@@ -54,6 +54,11 @@ type Server struct {
 	// sse and http
 	URL     string
 	Headers map[string]string
+	// OAuth is the optional "oauth" object of an http server: a client
+	// registered ahead of time, scopes, or where the authorization server's
+	// metadata is. Without it a server that asks for sign-in still gets one,
+	// with a client registered on the fly.
+	OAuth *OAuth
 
 	// Locality is "local", "remote" or "" for the default (see DefaultLocality).
 	Locality string
@@ -69,9 +74,18 @@ type Server struct {
 	Unprefixed bool
 
 	// at holds where values were written, for problems found after parsing
-	// (unset ${VAR} references). Keys are "" (the server's name), "env/K"
-	// and "headers/K".
+	// (unset ${VAR} references). Keys are "" (the server's name), "env/K",
+	// "headers/K" and "oauth/clientSecret".
 	at map[string]position
+}
+
+// OAuth is a server's "oauth" object, as written: ClientSecret may hold
+// ${VAR} references, expanded only by File.OAuthSpecs.
+type OAuth struct {
+	ClientID              string
+	ClientSecret          string
+	Scopes                []string
+	AuthServerMetadataURL string
 }
 
 // Documents is the "documents" section: what the local index reads.

@@ -23,7 +23,12 @@ func (r *serverReader) validate() {
 	}
 	if s.Type == TypeStdio {
 		r.onlyFor([]string{"headers"}, "sse and http")
+		r.onlyFor([]string{"oauth"}, "http")
 	} else {
+		if s.Type == TypeSSE {
+			r.onlyFor([]string{"oauth"}, "http")
+		}
+		r.validateOAuth()
 		r.validateURL()
 		r.onlyFor([]string{"args", "env", "cwd"}, "stdio")
 	}

@@ -114,7 +114,7 @@ func (h *Hub) WaitTool(ctx context.Context, name string) (bool, error) {
 func (h *Hub) settled() bool {
 	for _, st := range h.Servers() {
 		switch st.State {
-		case StateReady, StateFailed, StateStopped, StateDisabled, StateLocalOnly, StateInvalid, StateRetrying:
+		case StateReady, StateFailed, StateStopped, StateDisabled, StateLocalOnly, StateInvalid, StateRetrying, StateNeedsSignIn:
 		default:
 			return false
 		}

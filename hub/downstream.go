@@ -53,6 +53,11 @@ type downstreamOptions struct {
 	OnNotification func(server string, n mcpgo.JSONRPCNotification)
 	// ClientInfo is sent in initialize.
 	ClientInfo mcpgo.Implementation
+	// Credentials hold the OAuth sign-ins of http servers; nil keeps none.
+	Credentials *Credentials
+	// SignInPoll is how often a server waiting for sign-in looks for one
+	// made by another process (default 2s).
+	SignInPoll time.Duration
 }
 
 func (o downstreamOptions) withDefaults() downstreamOptions {
@@ -68,6 +73,7 @@ func (o downstreamOptions) withDefaults() downstreamOptions {
 	o.CallTimeout = orDefault(o.CallTimeout, 60*time.Second)
 	o.StopGrace = orDefault(o.StopGrace, 3*time.Second)
 	o.ListChangedQuiet = orDefault(o.ListChangedQuiet, 100*time.Millisecond)
+	o.SignInPoll = orDefault(o.SignInPoll, defaultSignInPoll)
 	if o.MaxResultBytes <= 0 {
 		o.MaxResultBytes = 16 << 20
 	}
@@ -105,6 +111,8 @@ type downstream struct {
 	tools   []RawTool
 	conn    *connection // set while ready
 	running bool        // Run was called
+	// signInSeen is the stored sign-in when the last http connect began.
+	signInSeen string
 }
 
 func newDownstream(spec ServerSpec, opts downstreamOptions) *downstream {

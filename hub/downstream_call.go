@@ -76,6 +76,8 @@ func (d *downstream) callError(ctx, callCtx context.Context, conn *connection, t
 		return &CallTimeoutError{Tool: tool, Timeout: timeout.String()}
 	case isRemoteError(err):
 		return err
+	case d.wantsSignIn(err):
+		return d.markSignInRequired(conn, err)
 	}
 	reason := conn.brokenReason()
 	switch {

@@ -25,6 +25,13 @@ func (d *downstream) Run(ctx context.Context) {
 			conn.close(d.opts.StopGrace)
 			return
 		}
+		if d.wantsSignIn(err) {
+			conn.close(d.opts.StopGrace)
+			if !d.awaitSignIn(ctx) {
+				return
+			}
+			continue
+		}
 		if d.remote() {
 			delay := d.recordRetry(err)
 			conn.close(d.opts.StopGrace)
@@ -105,6 +112,7 @@ func (d *downstream) connectAndServe(ctx context.Context) (*connection, error) {
 	d.setState(StateReady, "")
 	d.log.Info("downstream ready", "tools", len(tools))
 	conn.watch(func() { d.followToolChanges(ctx, conn) })
+	conn.watch(func() { d.watchSignOut(conn) })
 
 	select {
 	case <-ctx.Done():

@@ -49,7 +49,8 @@ func (e *InvalidArgumentsError) Error() string {
 }
 
 // ServerUnavailableError is returned when the server owning a tool cannot take
-// calls: it is starting, restarting after a crash, or has failed.
+// calls: it is starting, restarting after a crash, waits for sign-in, or
+// has failed.
 type ServerUnavailableError struct {
 	Server string
 	State  ServerState
@@ -68,6 +69,9 @@ func unavailable(st ServerStatus) *ServerUnavailableError {
 }
 
 func (e *ServerUnavailableError) Error() string {
+	if e.State == StateNeedsSignIn {
+		return "server " + e.Server + ": " + e.Reason
+	}
 	msg := fmt.Sprintf("server %s is %s", e.Server, e.State)
 	if e.State == StateRetrying {
 		msg += " in " + RetryText(e.RetryIn)

@@ -34,6 +34,13 @@ type Options struct {
 	// OnNotification receives every downstream notification that the hub does
 	// not consume itself (progress, logging, resource updates).
 	OnNotification func(server string, n mcpgo.JSONRPCNotification)
+	// Credentials hold the OAuth sign-ins of http servers (tokens and
+	// registered clients); nil keeps none, and a server that asks for
+	// sign-in waits in needs-sign-in until restarted.
+	Credentials *Credentials
+	// SignInPoll is how often a server waiting for sign-in looks for one
+	// stored by another process (default 2s).
+	SignInPoll time.Duration
 	// Events, when set, receives a ServerChanged event (subject: the server's
 	// name, data: its ServerStatus) on every state change and a
 	// CatalogChanged event on every new catalog.
@@ -155,6 +162,8 @@ func (h *Hub) startLocked(ctx context.Context, m *managedServer) {
 			h.publish(events.ServerChanged, st.Name, st)
 		},
 		OnNotification: h.opts.OnNotification,
+		Credentials:    h.opts.Credentials,
+		SignInPoll:     h.opts.SignInPoll,
 	})
 	m.cancel = cancel
 	m.done = make(chan struct{})

@@ -166,8 +166,17 @@ func (h *Hub) launch(ctx context.Context, name string, spec ServerSpec) {
 func specEqual(a, b ServerSpec) bool {
 	return a.Name == b.Name && a.Transport == b.Transport &&
 		a.Command == b.Command && slices.Equal(a.Args, b.Args) && maps.Equal(a.Env, b.Env) && a.Cwd == b.Cwd &&
-		a.URL == b.URL && maps.Equal(a.Headers, b.Headers) &&
+		a.URL == b.URL && maps.Equal(a.Headers, b.Headers) && oauthEqual(a.OAuth, b.OAuth) &&
 		a.InProcess == b.InProcess && a.Unprefixed == b.Unprefixed && a.Invalid == b.Invalid &&
 		a.Locality == b.Locality && slices.Equal(a.DisabledTools, b.DisabledTools) &&
 		a.Timeout == b.Timeout && a.CostPerCall == b.CostPerCall
+}
+
+// oauthEqual compares two sign-in setups by value.
+func oauthEqual(a, b *OAuthSpec) bool {
+	if a == nil || b == nil {
+		return a == b
+	}
+	return a.ClientID == b.ClientID && a.ClientSecret == b.ClientSecret &&
+		slices.Equal(a.Scopes, b.Scopes) && a.AuthServerMetadataURL == b.AuthServerMetadataURL
 }

@@ -241,6 +241,18 @@ func TestSpecEqualSeesEveryField(t *testing.T) {
 		{name: "invalid", edit: func(s *ServerSpec) { s.Invalid = "bad" }},
 		{name: "unprefixed", edit: func(s *ServerSpec) { s.Unprefixed = true }},
 		{name: "cwd", edit: func(s *ServerSpec) { s.Cwd = "/tmp" }},
+		{name: "oauth added", edit: func(s *ServerSpec) { s.OAuth = &OAuthSpec{ClientID: "a"} }},
+	}
+	withOAuth := base
+	withOAuth.OAuth = &OAuthSpec{ClientID: "a", Scopes: []string{"read"}}
+	same := withOAuth
+	same.OAuth = &OAuthSpec{ClientID: "a", Scopes: []string{"read"}}
+	if !specEqual(withOAuth, same) {
+		t.Error("equal OAuth setups behind different pointers differ")
+	}
+	same.OAuth = &OAuthSpec{ClientID: "a", Scopes: []string{"write"}}
+	if specEqual(withOAuth, same) {
+		t.Error("a change of OAuth scopes went unseen")
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {

@@ -44,6 +44,9 @@ type ServerSpec struct {
 	// sse and http
 	URL     string
 	Headers map[string]string
+	// OAuth, for an http server, sets up its sign-in ahead of time; nil
+	// means sign-in is used only once the server asks for it (401).
+	OAuth *OAuthSpec
 
 	// in-process
 	InProcess *mcpserver.MCPServer
@@ -61,6 +64,20 @@ type ServerSpec struct {
 	DisabledTools []string      // downstream tool names never put in the catalog
 	Timeout       time.Duration // per call; zero means the hub's default
 	CostPerCall   float64       // USD
+}
+
+// OAuthSpec is what the config says about an http server's OAuth sign-in.
+// Every field is optional.
+type OAuthSpec struct {
+	// ClientID and ClientSecret name a client registered ahead of time;
+	// without them the client is registered on the fly (RFC 7591).
+	ClientID     string
+	ClientSecret string
+	// Scopes to ask for; without them the server's challenge or its
+	// protected resource metadata says which.
+	Scopes []string
+	// AuthServerMetadataURL skips the discovery of the authorization server.
+	AuthServerMetadataURL string
 }
 
 // RawTool is one entry of a downstream tools/list result, kept whole so that

@@ -11,10 +11,14 @@ const (
 	StateReady      ServerState = "ready"      // tools listed, calls accepted
 	StateRestarting ServerState = "restarting" // crashed; waiting out the backoff
 	StateRetrying   ServerState = "retrying"   // a remote server not reached; NextRetry says when
-	StateFailed     ServerState = "failed"     // gave up; LastError says why
-	StateInvalid    ServerState = "invalid"    // its config entry cannot be used; LastError says why
-	StateStopped    ServerState = "stopped"
-	StateDisabled   ServerState = "disabled" // turned off while toolhub runs
+	// StateNeedsSignIn: a remote server that wants the user to sign in
+	// (OAuth); LastError says how. It is not tried again until a sign-in
+	// is stored or it is restarted.
+	StateNeedsSignIn ServerState = "needs-sign-in"
+	StateFailed      ServerState = "failed"  // gave up; LastError says why
+	StateInvalid     ServerState = "invalid" // its config entry cannot be used; LastError says why
+	StateStopped     ServerState = "stopped"
+	StateDisabled    ServerState = "disabled" // turned off while toolhub runs
 	// StateLocalOnly: a remote server kept disconnected while local-only is
 	// in force for the whole hub (HoldRemote).
 	StateLocalOnly ServerState = "local-only"
@@ -35,7 +39,7 @@ type ServerStatus struct {
 }
 
 // Down reports whether the server takes no calls and is not about to: it
-// failed, is retrying, invalid, disabled, stopped or held local-only.
+// failed, is retrying, needs sign-in, invalid, disabled, stopped or held local-only.
 func (s ServerStatus) Down() bool {
 	switch s.State {
 	case StateReady, StateStarting, StateRestarting:

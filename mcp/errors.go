@@ -122,6 +122,8 @@ func stateText(st hub.ServerState) string {
 		return "has failed and toolhub gave up restarting it"
 	case hub.StateRetrying:
 		return "could not be reached and is retrying"
+	case hub.StateNeedsSignIn:
+		return "needs sign-in"
 	case hub.StateInvalid:
 		return "is invalid: its config entry cannot be used"
 	case hub.StateStopped:

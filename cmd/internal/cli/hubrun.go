@@ -51,6 +51,11 @@ func (g *globals) newDaemon(mo mcp.Options, long bool, edits ...func(*daemon.Opt
 			return g.openIndex(ctx, cfg.Documents, true)
 		},
 	}
+	store, creds, err := g.openCredentials()
+	if err != nil {
+		return nil, err
+	}
+	opts.Secrets, opts.HubOptions.Credentials = daemon.SecretLookup(store), creds
 	for _, edit := range edits {
 		edit(&opts)
 	}

@@ -23,6 +23,8 @@ type globals struct {
 	configPath string
 	logLevel   string
 	stdio      Stdio
+	// openBrowser opens a sign-in URL; nil means the system's browser.
+	openBrowser func(ctx context.Context, url string) error
 }
 
 // Main runs the toolhub command line with args and returns the exit status.
@@ -76,6 +78,7 @@ starts with no downstream servers.`,
 		newEvalCommand(g),
 		newVersionCommand(g),
 		newServiceCommand(g),
+		newAuthCommand(g),
 	)
 	for _, c := range root.Commands() {
 		wrapArgs(c)

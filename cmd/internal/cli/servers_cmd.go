@@ -19,7 +19,8 @@ has failed, and prints one line per server: name, transport, locality, state,
 tool count and the last error. A server whose config entry cannot be used is
 listed as invalid, with its problem (file:line:col) in full below the table; a
 remote server that cannot be reached is retrying, with the wait before its next
-try. A failed server's stderr tail is shown below the table (and in full with
+try; one that asks for OAuth sign-in is needs-sign-in until toolhub auth login
+NAME is run. A failed server's stderr tail is shown below the table (and in full with
 --json).`,
 		Example: "  toolhub servers\n  toolhub servers --json",
 		Args:    cobra.NoArgs,

@@ -97,8 +97,9 @@ func New(opts Options) (d *Daemon, err error) {
 	}
 	// A server entry that cannot be used is listed as invalid with its
 	// problems; the others start (toolhub config check still fails on it).
-	lookup := config.Lookup{Env: opts.LookupEnv, Secrets: configSecrets(opts)}
-	specs := opts.Config.ServeSpecsFrom(lookup)
+	opts = withSecrets(opts)
+	lookup := config.Lookup{Env: opts.LookupEnv, Secrets: opts.Secrets}
+	specs := opts.Config.WithOAuth(opts.Config.ServeSpecsFrom(lookup), lookup)
 	configured := len(specs)
 	for _, spec := range specs {
 		if spec.Invalid != "" {

@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 
 	"github.com/toolhub/toolhub/config"
+	"github.com/toolhub/toolhub/hub"
 	"github.com/toolhub/toolhub/secrets"
 )
 
@@ -41,21 +42,30 @@ func (l secretLookup) Get(name string) (string, error) {
 	return v, err
 }
 
-// configSecrets is the Secrets the daemon resolves references with: the
-// given one, else the store beside the config. A store that cannot be
-// opened is logged, and only the servers that need a secret stay down.
-func configSecrets(opts Options) config.Secrets {
-	if opts.Secrets != nil {
-		return opts.Secrets
-	}
-	if opts.Config.Path == "" {
-		return nil
+// Credentials are the OAuth sign-ins kept in store, under oauth:SERVER.
+func Credentials(store *secrets.Store) *hub.Credentials {
+	return hub.NewCredentials(store, secrets.ErrNotFound)
+}
+
+// withSecrets fills what opts leaves out from the store beside the config:
+// the Secrets that ${keychain:NAME} references are read from, and the
+// hub's OAuth credentials. A store that cannot be opened is logged, and
+// only the servers that need a secret or a sign-in stay down.
+func withSecrets(opts Options) Options {
+	if (opts.Secrets != nil && opts.HubOptions.Credentials != nil) || opts.Config.Path == "" {
+		return opts
 	}
 	store, err := OpenSecrets(opts.Config.Path)
 	if err != nil {
-		opts.Logger.Warn("secret store cannot be opened; servers that use ${keychain:...} stay down", "error", err)
-		return nil
+		opts.Logger.Warn("secret store cannot be opened; servers that use ${keychain:...} or sign-in stay down", "error", err)
+		return opts
 	}
 	opts.Logger.Debug("secret store", "backend", store.Backend())
-	return SecretLookup(store)
+	if opts.Secrets == nil {
+		opts.Secrets = SecretLookup(store)
+	}
+	if opts.HubOptions.Credentials == nil {
+		opts.HubOptions.Credentials = Credentials(store)
+	}
+	return opts
 }

@@ -1,0 +1,5 @@
+//go:build !windows
+
+package daemon
+
+func runtimeChecksMode() bool { return true }
