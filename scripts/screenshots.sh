@@ -40,7 +40,7 @@ free_port() {
 
 echo "screenshots: building" >&2
 mkdir -p "$demo/bin" "$out"
-(cd "$root" && go build -o "$demo/bin/toolhub-desktop" ./cmd/toolhub-desktop \
+(cd "$root" && go build -tags no_animations -o "$demo/bin/toolhub-desktop" ./cmd/toolhub-desktop \
 	&& go build -o "$demo/bin/toolhub" ./cmd/toolhub \
 	&& go build -o "$demo/bin/scriptedmodel" ./internal/scriptedmodel/cmd/scriptedmodel)
 

@@ -93,6 +93,9 @@ type ServersBackend interface {
 	ReplaceServerJSON(ctx context.Context, name, text string) error
 	// RemoveServer deletes a configured server and stops it.
 	RemoveServer(ctx context.Context, name string) error
+	// SignIn signs in to a server that needs an OAuth sign-in; open gets
+	// the URL to show in the browser. It returns once signed in.
+	SignIn(ctx context.Context, name string, open func(authURL string)) error
 }
 
 // DocumentsBackend drives the local document index.

@@ -46,6 +46,8 @@ type fakeBackend struct {
 	replaced map[string]string
 	refuse   error
 	guide    fakeGuide
+	// signedIn lists the servers signed in to.
+	signedIn []string
 }
 
 func newFakeBackend() *fakeBackend {

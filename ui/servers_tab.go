@@ -41,6 +41,9 @@ type ServersTab struct {
 	app                              fyne.App
 	object                           fyne.CanvasObject
 	refreshed                        int
+	// SignInStatus and SignInURL say how the last sign-in went and where
+	// its browser was sent.
+	SignInStatus, SignInURL string
 }
 
 func newServersTab(backend ServersBackend, br *bridge, a fyne.App, w fyne.Window) *ServersTab {
