@@ -71,6 +71,7 @@ type Hub struct {
 	// remoteHeld keeps remote servers disconnected (HoldRemote).
 	remoteHeld bool
 	wg         sync.WaitGroup
+	applyMu    sync.Mutex // one Apply at a time
 }
 
 type managedServer struct {

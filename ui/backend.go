@@ -71,15 +71,28 @@ type PreferencesBackend interface {
 }
 
 // ServersBackend lists and manages downstream servers and model endpoints.
+// Every change of the configured servers is written to the config file
+// and applied to the running hub at once.
 type ServersBackend interface {
 	Servers(ctx context.Context) ([]ServerInfo, error)
 	SetServerEnabled(ctx context.Context, name string, enabled bool) error
 	RestartServer(ctx context.Context, name string) error
-	// AddServersJSON adds the servers of a pasted mcpServers snippet and
-	// returns their names.
-	AddServersJSON(ctx context.Context, snippet string) ([]string, error)
-	// ImportClientConfig adds the servers of a client's config file.
-	ImportClientConfig(ctx context.Context, path string) ([]string, error)
+	// CheckServersJSON reads a pasted snippet without adding anything; name
+	// names a single server pasted without one.
+	CheckServersJSON(ctx context.Context, snippet, name string) (SnippetCheck, error)
+	// AddServersJSON adds the servers of a pasted snippet and starts them.
+	AddServersJSON(ctx context.Context, snippet, name string) (AddResult, error)
+	// ClientConfigs lists the other MCP clients' config files found here.
+	ClientConfigs(ctx context.Context) ([]ClientConfig, error)
+	// ImportServers adds the named servers (all when names is nil) of a
+	// client's config file and starts them.
+	ImportServers(ctx context.Context, path string, names []string) (AddResult, error)
+	// ServerJSON is one configured server's entry, {"name": {...}}, to edit.
+	ServerJSON(ctx context.Context, name string) (string, error)
+	// ReplaceServerJSON writes the edited entry of name and restarts it.
+	ReplaceServerJSON(ctx context.Context, name, text string) error
+	// RemoveServer deletes a configured server and stops it.
+	RemoveServer(ctx context.Context, name string) error
 	// SignIn signs in to a server that needs an OAuth sign-in; open gets
 	// the URL to show in the browser. It returns once signed in.
 	SignIn(ctx context.Context, name string, open func(authURL string)) error

@@ -61,7 +61,7 @@ func New(a fyne.App, b Backend, opts Options) *Desktop {
 	d.Window = a.NewWindow(opts.Title)
 	d.Header = newHeader(a, b, d.bridge)
 	d.Prefs = newPreferencesTab(b, d.bridge, d.Header.setPrivacy)
-	d.Servers = newServersTab(b, d.bridge, d.Window)
+	d.Servers = newServersTab(b, d.bridge, a, d.Window)
 	d.Documents = newDocumentsTab(b, d.bridge, d.Window)
 	d.Runs = newRunsTab(b, d.bridge)
 	d.Tabs = container.NewAppTabs(

@@ -86,7 +86,7 @@ func describeStats(s IndexStats) string {
 	if s.Documents < 0 {
 		return "Index: figures not reported by this hub · " + emb
 	}
-	return fmt.Sprintf("Index: %d documents, %d chunks, %.1f MB · %s", s.Documents, s.Chunks, float64(s.Bytes)/1e6, emb)
+	return fmt.Sprintf("Index: %s, %s, %.1f MB · %s", Plural(s.Documents, "document", "documents"), Plural(s.Chunks, "chunk", "chunks"), float64(s.Bytes)/1e6, emb)
 }
 
 func (t *DocumentsTab) askFolder() {
@@ -103,7 +103,7 @@ func (t *DocumentsTab) addFolder(path string) {
 		return
 	}
 	t.folders = append(t.folders, path)
-	t.Folders.SetText(plural(len(t.folders), "folder", "folders") + ": " + joinLines(t.folders))
+	t.Folders.SetText(Plural(len(t.folders), "folder", "folders") + ": " + joinLines(t.folders))
 }
 
 // StartIngest indexes the folders; the work and its progress run off the
@@ -159,8 +159,8 @@ func (t *DocumentsTab) ingested(s IngestSummary, err error) {
 		t.Current.SetText("Ingest stopped: " + err.Error())
 	} else {
 		t.Progress.SetValue(1)
-		t.Current.SetText(fmt.Sprintf("Done: %d new or changed, %d unchanged, %d removed, %d skipped, %d failed (%d chunks)",
-			s.Indexed, s.Unchanged, s.Removed, s.Skipped, s.Failed, s.Chunks))
+		t.Current.SetText(fmt.Sprintf("Done: %d new or changed, %d unchanged, %d removed, %d skipped, %d failed (%s)",
+			s.Indexed, s.Unchanged, s.Removed, s.Skipped, s.Failed, Plural(s.Chunks, "chunk", "chunks")))
 	}
 	t.loadStats()
 }

@@ -3,11 +3,9 @@ package ui
 import (
 	"bytes"
 	"context"
-	"errors"
 	"fmt"
 	"runtime"
 	"slices"
-	"strings"
 	"sync"
 )
 
@@ -41,7 +39,13 @@ type fakeBackend struct {
 	details    int
 	// changes carries what push reports to Changes.
 	changes chan Change
-	guide   fakeGuide
+	// clients are what ClientConfigs finds; removed and replaced record
+	// the edits; refuse, when set, is what the edits answer.
+	clients  []ClientConfig
+	removed  []string
+	replaced map[string]string
+	refuse   error
+	guide    fakeGuide
 	// signedIn lists the servers signed in to.
 	signedIn []string
 }
@@ -52,12 +56,14 @@ func newFakeBackend() *fakeBackend {
 		tools:  map[string]bool{"search_documents": false, "github__search_code": true, "python": false},
 		models: map[string]bool{"qwen-local": false, "gpt-5": true},
 		servers: []ServerInfo{
-			{Name: "github", Kind: "server", Health: HealthOK, State: "ready", Locality: "remote", Tools: 12, Enabled: true},
+			{Name: "github", Kind: "server", Health: HealthOK, State: "ready", Locality: "remote", Tools: 2, Enabled: true,
+				ToolList: []ToolInfo{{Name: "search_code", Description: "Searches code on GitHub."}, {Name: "get_issue", Description: "Reads one issue."}}},
 			{Name: "flaky", Kind: "server", Health: HealthFailed, State: "failed", Locality: "local", Enabled: true,
 				LastError: "exited with status 1", StderrTail: "line 1\nboom: no such module"},
 			{Name: "gpt-5", Kind: "model", Health: HealthOK, State: "configured", Locality: "remote", Cost: "$1.25/M in", Enabled: true},
 		},
 		goroutines: map[int64]int{},
+		replaced:   map[string]string{},
 		// set up already: the guide opens by itself only in its own tests
 		guide: fakeGuide{setup: SetupState{ModelConfigured: true, Servers: 2}},
 	}
@@ -177,22 +183,6 @@ func (f *fakeBackend) RestartServer(_ context.Context, name string) error {
 	defer f.mu.Unlock()
 	f.restarted = append(f.restarted, name)
 	return nil
-}
-
-func (f *fakeBackend) AddServersJSON(_ context.Context, snippet string) ([]string, error) {
-	f.note()
-	if !strings.Contains(snippet, "mcpServers") {
-		return nil, errors.New("not an mcpServers snippet")
-	}
-	f.mu.Lock()
-	defer f.mu.Unlock()
-	f.servers = append(f.servers, ServerInfo{Name: "memory", Kind: "server", Health: HealthBusy, State: "starting", Enabled: true})
-	f.added = append(f.added, "memory")
-	return []string{"memory"}, nil
-}
-
-func (f *fakeBackend) ImportClientConfig(ctx context.Context, path string) ([]string, error) {
-	return f.AddServersJSON(ctx, `{"mcpServers":{}}`)
 }
 
 func (f *fakeBackend) DocumentRoots(context.Context) ([]string, error) {

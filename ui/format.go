@@ -73,8 +73,9 @@ func lastLines(s string, n int) string {
 
 func joinLines(items []string) string { return "\n" + strings.Join(items, "\n") }
 
-// plural says n things: "1 tool", "2 tools", "0 tools".
-func plural(n int, one, many string) string {
+// Plural says n things: "1 tool", "2 tools", "0 tools"; every count
+// the window shows in words goes through it.
+func Plural(n int, one, many string) string {
 	if n == 1 {
 		return "1 " + one
 	}
@@ -98,4 +99,15 @@ func statusText(status string, forced bool) string {
 		return "stopped at the time limit"
 	}
 	return status
+}
+
+// joinNames lists names for a sentence: "a", "a and b", "a, b and c".
+func joinNames(names []string) string {
+	switch len(names) {
+	case 0:
+		return ""
+	case 1:
+		return names[0]
+	}
+	return strings.Join(names[:len(names)-1], ", ") + " and " + names[len(names)-1]
 }

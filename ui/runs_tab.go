@@ -118,7 +118,7 @@ func (t *RunsTab) CancelRun() {
 
 func (t *RunsTab) addStep(s RunStep) {
 	t.addRow(s)
-	t.State.SetText(fmt.Sprintf("Running… %s", plural(len(t.StepRows), "step", "steps")))
+	t.State.SetText(fmt.Sprintf("Running… %s", Plural(len(t.StepRows), "step", "steps")))
 	t.relayout()
 }
 
@@ -174,7 +174,7 @@ func (t *RunsTab) finished(d RunDetail, err error) {
 		status = "failed"
 	}
 	t.State.SetText(fmt.Sprintf("%s · %s · %s · %s", orDash(status), usd(d.USD), wall(d.Wall),
-		plural(d.ToolCalls, "tool call", "tool calls")))
+		Plural(d.ToolCalls, "tool call", "tool calls")))
 	if text := answerText(d, err); text != "" {
 		t.Answer.SetText(text)
 	}

@@ -1,7 +1,6 @@
 package ui
 
 import (
-	"fmt"
 	"image/color"
 
 	"fyne.io/fyne/v2"
@@ -11,15 +10,24 @@ import (
 	"fyne.io/fyne/v2/widget"
 )
 
-// ServerRow is one server or model: a coloured state dot, its figures,
-// enable and restart controls, and its last error with the stderr tail.
+// ServerRow is one server, built-in tool provider or model: a coloured
+// state dot, its figures, its controls, what is wrong with it in words,
+// and its tools, shown on demand.
 type ServerRow struct {
 	Dot     *canvas.Circle
 	Title   *widget.Label
 	Figures *widget.Label
 	Enabled *widget.Check
 	Restart *widget.Button
+	Edit    *widget.Button
+	Remove  *widget.Button
 	Problem *widget.Label
+	// CopyDetails copies the full error text behind Problem.
+	CopyDetails *widget.Button
+	// ToolsButton shows and hides ToolsBox, the tools with their
+	// descriptions.
+	ToolsButton *widget.Button
+	ToolsBox    *fyne.Container
 
 	info     ServerInfo
 	updating bool
@@ -29,16 +37,24 @@ type ServerRow struct {
 
 func newServerRow(t *ServersTab) *ServerRow {
 	r := &ServerRow{Dot: canvas.NewCircle(healthColor(HealthUnknown)), Title: widget.NewLabel(""),
-		Figures: widget.NewLabel(""), Problem: widget.NewLabel(""), tab: t}
+		Figures: widget.NewLabel(""), Problem: widget.NewLabel(""), ToolsBox: container.NewVBox(), tab: t}
 	r.Title.TextStyle.Bold = true
 	r.Problem.Wrapping = fyne.TextWrapWord
-	r.Problem.TextStyle.Monospace = true
 	r.Enabled = widget.NewCheck("enabled", r.toggle)
 	r.Restart = widget.NewButtonWithIcon("Restart", theme.ViewRefreshIcon(), r.restart)
+	r.Edit = widget.NewButtonWithIcon("Edit", theme.DocumentCreateIcon(), func() { t.askEdit(r.info.Name) })
+	r.Remove = widget.NewButtonWithIcon("Remove", theme.DeleteIcon(), func() { t.askRemove(r.info.Name) })
+	r.CopyDetails = widget.NewButtonWithIcon("Copy details", theme.ContentCopyIcon(), r.copyDetails)
+	r.ToolsButton = widget.NewButton("", r.toggleTools)
+	r.ToolsBox.Hide()
+	r.Title.Truncation = fyne.TextTruncateEllipsis
+	r.Figures.Wrapping = fyne.TextWrapWord
 	dot := container.NewGridWrap(fyne.NewSize(14, 14), r.Dot)
-	left := container.NewHBox(container.NewCenter(dot), r.Title, r.Figures)
-	controls := container.NewHBox(r.Enabled, r.Restart)
-	r.object = container.NewVBox(container.NewBorder(nil, nil, left, controls), r.Problem, widget.NewSeparator())
+	// Two lines, so that a long name or many controls never widen the window.
+	head := container.NewBorder(nil, nil, container.NewCenter(dot), nil, r.Title)
+	controls := container.NewHBox(r.ToolsButton, r.Enabled, r.Restart, r.Edit, r.Remove)
+	problem := container.NewBorder(nil, nil, nil, r.CopyDetails, r.Problem)
+	r.object = container.NewVBox(head, r.Figures, controls, problem, r.ToolsBox, widget.NewSeparator())
 	return r
 }
 
@@ -46,30 +62,32 @@ func (r *ServerRow) update(s ServerInfo) {
 	r.info = s
 	r.Dot.FillColor = healthColor(s.Health)
 	r.Dot.Refresh()
-	r.Title.SetText(fmt.Sprintf("%s — %s", s.Name, s.State))
+	name := s.Name
+	if s.Title != "" {
+		name = s.Title
+	}
+	r.Title.SetText(name + " — " + s.State)
 	r.Figures.SetText(serverFigures(s))
 	r.updating = true
 	r.Enabled.SetChecked(s.Enabled)
 	r.updating = false
-	if s.Kind == "model" {
-		r.Restart.Hide()
-		r.Enabled.Hide()
-	} else {
-		r.Restart.Show()
-		r.Enabled.Show()
-	}
-	r.Problem.SetText(problemText(s))
-	if r.Problem.Text == "" {
-		r.Problem.Hide()
-	} else {
-		r.Problem.Show()
-	}
+	model, configured := s.Kind == KindModel, s.Kind == KindServer
+	showIf(r.Enabled, !model)
+	showIf(r.Restart, !model && s.Enabled)
+	showIf(r.Edit, configured)
+	showIf(r.Remove, configured)
+	showIf(r.ToolsButton, len(s.ToolList) > 0)
+	r.showTools()
+	text, details := problemText(s)
+	r.Problem.SetText(text)
+	showIf(r.Problem, text != "")
+	showIf(r.CopyDetails, details != "")
 }
 
 func serverFigures(s ServerInfo) string {
-	text := fmt.Sprintf("%s · %s", s.Kind, orDash(s.Locality))
-	if s.Kind != "model" {
-		text += fmt.Sprintf(" · %d tools", s.Tools)
+	text := orDash(s.Locality)
+	if s.Kind != KindModel {
+		text += " · " + Plural(s.Tools, "tool", "tools")
 	}
 	text += " · latency " + wall(s.Latency)
 	if s.Cost != "" {
@@ -78,15 +96,46 @@ func serverFigures(s ServerInfo) string {
 	return text
 }
 
-func problemText(s ServerInfo) string {
+// problemText is what is wrong in words, and the full text behind it.
+func problemText(s ServerInfo) (text, details string) {
+	if s.Problem != nil {
+		return s.Problem.sentence(), s.Problem.Details
+	}
 	if s.LastError == "" {
-		return ""
+		return "", ""
 	}
-	text := "Last error: " + s.LastError
+	details = s.LastError
 	if s.StderrTail != "" {
-		text += "\nstderr:\n" + lastLines(s.StderrTail, 6)
+		details += "\n\nstderr:\n" + lastLines(s.StderrTail, 20)
 	}
-	return text
+	return "Last error: " + shorten(s.LastError, 160), details
+}
+
+// showTools fills the tool list and names the button after what it does.
+func (r *ServerRow) showTools() {
+	n := len(r.info.ToolList)
+	if r.ToolsBox.Visible() {
+		r.ToolsButton.SetText("Hide tools")
+	} else {
+		r.ToolsButton.SetText("Show " + Plural(n, "tool", "tools"))
+	}
+	r.ToolsBox.Objects = r.ToolsBox.Objects[:0]
+	for _, tool := range r.info.ToolList {
+		l := widget.NewLabel(tool.Name + " — " + orDash(tool.Description))
+		l.Wrapping = fyne.TextWrapWord
+		r.ToolsBox.Objects = append(r.ToolsBox.Objects, l)
+	}
+	r.ToolsBox.Refresh()
+}
+
+func (r *ServerRow) toggleTools() {
+	showIf(r.ToolsBox, !r.ToolsBox.Visible())
+	r.showTools()
+}
+
+func (r *ServerRow) copyDetails() {
+	_, details := problemText(r.info)
+	r.tab.copy(details)
 }
 
 func (r *ServerRow) toggle(on bool) {
@@ -94,14 +143,15 @@ func (r *ServerRow) toggle(on bool) {
 		return
 	}
 	name := r.info.Name
-	r.tab.Status.SetText(fmt.Sprintf("%s %s…", map[bool]string{true: "Enabling", false: "Disabling"}[on], name))
+	verb := map[bool]string{true: "Turning on ", false: "Turning off "}[on]
+	r.tab.say(verb + name + "…")
 	act(r.tab.bridge, func(ctx contextT) error { return r.tab.backend.SetServerEnabled(ctx, name, on) },
 		r.tab.done(name))
 }
 
 func (r *ServerRow) restart() {
 	name := r.info.Name
-	r.tab.Status.SetText("Restarting " + name + "…")
+	r.tab.say("Restarting " + name + "…")
 	act(r.tab.bridge, func(ctx contextT) error { return r.tab.backend.RestartServer(ctx, name) }, r.tab.done(name))
 }
 
@@ -109,9 +159,9 @@ func (r *ServerRow) restart() {
 func (t *ServersTab) done(name string) func(error) {
 	return func(err error) {
 		if err != nil {
-			t.Status.SetText(name + ": " + err.Error())
+			t.fail(name+":", err)
 		} else {
-			t.Status.SetText(name + ": done")
+			t.say(name + ": done")
 		}
 		t.refresh()
 	}

@@ -2,42 +2,74 @@ package ui
 
 import (
 	"fmt"
-	"strings"
+	"sort"
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
-	"fyne.io/fyne/v2/dialog"
-	"fyne.io/fyne/v2/storage"
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 )
 
-// ServersTab lists downstream servers and model endpoints and manages them.
+// ServersTab lists the configured servers (those in trouble first), then
+// toolhub's own tools and the model endpoints, and adds, edits and removes
+// servers; every change applies at once.
 type ServersTab struct {
-	Rows      map[string]*ServerRow
-	AddJSON   *widget.Button
-	Import    *widget.Button
-	Status    *widget.Label
-	Summary   *widget.Label
-	rowsBox   *fyne.Container
-	backend   ServersBackend
-	bridge    *bridge
-	window    fyne.Window
-	object    fyne.CanvasObject
-	refreshed int
+	Rows    map[string]*ServerRow
+	AddJSON *widget.Button
+	Import  *widget.Button
+	Status  *widget.Label
+	// CopyDetails copies the full text behind the last error shown.
+	CopyDetails *widget.Button
+	Summary     *widget.Label
+	// Empty is shown instead of the list while no server is configured.
+	Empty       *fyne.Container
+	EmptyAdd    *widget.Button
+	EmptyImport *widget.Button
+	// BuiltinHeader and ModelHeader title their sections.
+	BuiltinHeader *widget.Label
+	ModelHeader   *widget.Label
+	// JSON and Importer are the dialogs last opened (nil before).
+	JSON     *JSONDialog
+	Importer *ImportDialog
+	Confirm  *ConfirmRemove
+
+	serversBox, builtinBox, modelBox *fyne.Container
+	details                          string
+	backend                          ServersBackend
+	bridge                           *bridge
+	window                           fyne.Window
+	app                              fyne.App
+	object                           fyne.CanvasObject
+	refreshed                        int
 	// SignInStatus and SignInURL say how the last sign-in went and where
 	// its browser was sent.
 	SignInStatus, SignInURL string
 }
 
-func newServersTab(backend ServersBackend, br *bridge, w fyne.Window) *ServersTab {
-	t := &ServersTab{Rows: map[string]*ServerRow{}, rowsBox: container.NewVBox(),
-		Status: widget.NewLabel(""), Summary: widget.NewLabel("Loading…"),
-		backend: backend, bridge: br, window: w}
+func newServersTab(backend ServersBackend, br *bridge, a fyne.App, w fyne.Window) *ServersTab {
+	t := &ServersTab{Rows: map[string]*ServerRow{}, Status: widget.NewLabel(""), Summary: widget.NewLabel("Loading…"),
+		serversBox: container.NewVBox(), builtinBox: container.NewVBox(), modelBox: container.NewVBox(),
+		BuiltinHeader: widget.NewLabel("toolhub's own tools"), ModelHeader: widget.NewLabel("Models"),
+		backend: backend, bridge: br, window: w, app: a}
+	t.Status.Wrapping = fyne.TextWrapWord
+	t.BuiltinHeader.TextStyle.Bold, t.ModelHeader.TextStyle.Bold = true, true
 	t.AddJSON = widget.NewButtonWithIcon("Add from JSON…", theme.ContentAddIcon(), t.askJSON)
-	t.Import = widget.NewButtonWithIcon("Import client config…", theme.FolderOpenIcon(), t.askImport)
-	bar := container.NewHBox(t.AddJSON, t.Import, t.Summary)
-	t.object = container.NewBorder(bar, t.Status, nil, nil, container.NewVScroll(t.rowsBox))
+	t.Import = widget.NewButtonWithIcon("Import from another app…", theme.FolderOpenIcon(), t.askImport)
+	t.CopyDetails = widget.NewButtonWithIcon("Copy details", theme.ContentCopyIcon(), func() { t.copy(t.details) })
+	t.CopyDetails.Hide()
+	t.EmptyAdd = widget.NewButtonWithIcon("Add from JSON…", theme.ContentAddIcon(), t.askJSON)
+	t.EmptyImport = widget.NewButtonWithIcon("Import from another app…", theme.FolderOpenIcon(), t.askImport)
+	hint := widget.NewLabel("Paste a server's JSON from its README, or bring over the servers you set up in Claude Desktop, Cursor or VS Code.")
+	hint.Wrapping = fyne.TextWrapWord
+	title := widget.NewLabel("No servers yet")
+	title.TextStyle.Bold = true
+	t.Empty = container.NewVBox(title, hint, container.NewHBox(t.EmptyAdd, t.EmptyImport))
+	t.Empty.Hide()
+	list := container.NewVBox(t.Empty, t.serversBox, t.BuiltinHeader, t.builtinBox, t.ModelHeader, t.modelBox)
+	t.Summary.Wrapping = fyne.TextWrapWord
+	bar := container.NewVBox(container.NewHBox(t.AddJSON, t.Import), t.Summary)
+	status := container.NewBorder(nil, nil, nil, t.CopyDetails, t.Status)
+	t.object = container.NewBorder(bar, status, nil, nil, container.NewVScroll(list))
 	return t
 }
 
@@ -45,25 +77,23 @@ func newServersTab(backend ServersBackend, br *bridge, w fyne.Window) *ServersTa
 func (t *ServersTab) refresh() {
 	fetch(t.bridge, t.backend.Servers, func(list []ServerInfo, err error) {
 		if err != nil {
-			t.Status.SetText("Could not read servers: " + err.Error())
+			t.fail("Could not read the servers.", err)
 			return
 		}
 		t.show(list)
 	})
 }
 
-// show updates the rows in place, adding and dropping rows as needed.
+// show updates the rows in place and puts them in their sections.
 func (t *ServersTab) show(list []ServerInfo) {
 	t.refreshed++
 	seen := map[string]bool{}
-	rebuild := len(list) != len(t.Rows)
 	for _, s := range list {
 		seen[s.Name] = true
 		row, ok := t.Rows[s.Name]
 		if !ok {
 			row = newServerRow(t)
 			t.Rows[s.Name] = row
-			rebuild = true
 		}
 		row.update(s)
 	}
@@ -72,75 +102,88 @@ func (t *ServersTab) show(list []ServerInfo) {
 			delete(t.Rows, name)
 		}
 	}
-	if rebuild {
-		t.rowsBox.RemoveAll()
-		for _, s := range list {
-			t.rowsBox.Add(t.Rows[s.Name].object)
+	sorted := sortedForShow(list)
+	t.serversBox.Objects, t.builtinBox.Objects, t.modelBox.Objects = nil, nil, nil
+	for _, s := range sorted {
+		box := t.serversBox
+		switch s.Kind {
+		case KindBuiltin:
+			box = t.builtinBox
+		case KindModel:
+			box = t.modelBox
 		}
+		box.Objects = append(box.Objects, t.Rows[s.Name].object)
 	}
+	for _, b := range []*fyne.Container{t.serversBox, t.builtinBox, t.modelBox} {
+		b.Refresh()
+	}
+	showIf(t.Empty, len(t.serversBox.Objects) == 0)
+	showIf(t.BuiltinHeader, len(t.builtinBox.Objects) > 0)
+	showIf(t.ModelHeader, len(t.modelBox.Objects) > 0)
 	t.Summary.SetText(summarizeServers(list))
+}
+
+// sortedForShow puts failed servers first, then the others by name.
+func sortedForShow(list []ServerInfo) []ServerInfo {
+	out := append([]ServerInfo(nil), list...)
+	sort.SliceStable(out, func(i, j int) bool {
+		fi, fj := out[i].Health == HealthFailed, out[j].Health == HealthFailed
+		if fi != fj {
+			return fi
+		}
+		return out[i].Name < out[j].Name
+	})
+	return out
+}
+
+func showIf(o fyne.CanvasObject, visible bool) {
+	if visible {
+		o.Show()
+	} else {
+		o.Hide()
+	}
 }
 
 func summarizeServers(list []ServerInfo) string {
 	var ready, servers, models, tools int
 	for _, s := range list {
-		if s.Kind == "model" {
+		switch s.Kind {
+		case KindModel:
 			models++
-		} else {
+		case KindServer:
 			servers++
 			tools += s.Tools
-		}
-		if s.Health == HealthOK {
-			ready++
-		}
-	}
-	return fmt.Sprintf("%d servers, %d models, %d tools — %d of %d healthy", servers, models, tools, ready, len(list))
-}
-
-// askJSON asks for an mcpServers snippet and adds its servers.
-func (t *ServersTab) askJSON() {
-	entry := widget.NewMultiLineEntry()
-	entry.SetPlaceHolder(`{"mcpServers": {"memory": {"command": "npx", "args": ["-y", "@modelcontextprotocol/server-memory"]}}}`)
-	entry.SetMinRowsVisible(8)
-	dialog.ShowForm("Add servers from JSON", "Add", "Cancel",
-		[]*widget.FormItem{widget.NewFormItem("Snippet", entry)}, func(ok bool) {
-			if ok {
-				t.addJSON(entry.Text)
+			if s.Health == HealthOK {
+				ready++
 			}
-		}, t.window)
-}
-
-func (t *ServersTab) addJSON(snippet string) {
-	t.Status.SetText("Adding…")
-	fetch(t.bridge, func(ctx contextT) ([]string, error) { return t.backend.AddServersJSON(ctx, snippet) },
-		t.added)
-}
-
-// askImport picks a client config file and imports its servers.
-func (t *ServersTab) askImport() {
-	d := dialog.NewFileOpen(func(r fyne.URIReadCloser, err error) {
-		if err != nil || r == nil {
-			return
 		}
-		path := r.URI().Path()
-		_ = r.Close()
-		t.importFile(path)
-	}, t.window)
-	d.SetFilter(storage.NewExtensionFileFilter([]string{".json", ".jsonc"}))
-	d.Show()
-}
-
-func (t *ServersTab) importFile(path string) {
-	t.Status.SetText("Importing " + path + "…")
-	fetch(t.bridge, func(ctx contextT) ([]string, error) { return t.backend.ImportClientConfig(ctx, path) },
-		t.added)
-}
-
-func (t *ServersTab) added(names []string, err error) {
-	if err != nil {
-		t.Status.SetText("Not added: " + err.Error())
-		return
 	}
-	t.Status.SetText(fmt.Sprintf("Added %d: %s", len(names), strings.Join(names, ", ")))
-	t.refresh()
+	text := Plural(servers, "server", "servers") + " with " + Plural(tools, "tool", "tools") + ", " + Plural(models, "model", "models")
+	if servers > 0 {
+		text += fmt.Sprintf(" — %d of %d ready", ready, servers)
+	}
+	return text
+}
+
+// say shows a message that needs no details.
+func (t *ServersTab) say(text string) {
+	t.Status.SetText(text)
+	t.details = ""
+	t.CopyDetails.Hide()
+}
+
+// fail shows what went wrong in words, keeping the full text for "Copy
+// details".
+func (t *ServersTab) fail(lead string, err error) {
+	pe := plain(err)
+	t.Status.SetText(joinSentences(lead, pe.sentence()))
+	t.details = pe.Details
+	showIf(t.CopyDetails, t.details != "")
+}
+
+// copy puts text on the clipboard.
+func (t *ServersTab) copy(text string) {
+	if t.app != nil {
+		t.app.Clipboard().SetContent(text)
+	}
 }

@@ -82,8 +82,12 @@ func TestServersShowStateAndActions(t *testing.T) {
 	h := newHarness(t, nil)
 	h.waitFor("rows", func() bool { return len(h.d.Servers.Rows) == 3 })
 	flaky := h.d.Servers.Rows["flaky"]
-	if flaky.Dot.FillColor != healthColor(HealthFailed) || !strings.Contains(flaky.Problem.Text, "boom: no such module") {
+	if flaky.Dot.FillColor != healthColor(HealthFailed) || !strings.Contains(flaky.Problem.Text, "exited with status 1") {
 		t.Fatalf("failed server shows %v %q", flaky.Dot.FillColor, flaky.Problem.Text)
+	}
+	test.Tap(flaky.CopyDetails)
+	if got := h.d.App.Clipboard().Content(); !strings.Contains(got, "boom: no such module") {
+		t.Fatalf("copied details %q lack the stderr tail", got)
 	}
 	if h.d.Servers.Rows["gpt-5"].Restart.Visible() {
 		t.Fatal("a model endpoint offers restart")
@@ -92,7 +96,10 @@ func TestServersShowStateAndActions(t *testing.T) {
 	h.waitFor("restart done", func() bool { return h.d.Servers.Status.Text == "flaky: done" })
 	test.Tap(h.d.Servers.Rows["github"].Enabled)
 	h.waitFor("github stopped", func() bool { return strings.Contains(h.d.Servers.Rows["github"].Title.Text, "stopped") })
-	h.d.Servers.addJSON(`{"mcpServers":{"memory":{"command":"npx"}}}`)
+	test.Tap(h.d.Servers.AddJSON)
+	h.d.Servers.JSON.Entry.SetText(`{"mcpServers":{"memory":{"command":"npx"}}}`)
+	h.waitFor("checked", func() bool { return !h.d.Servers.JSON.OK.Disabled() })
+	test.Tap(h.d.Servers.JSON.OK)
 	h.waitFor("memory row", func() bool { return h.d.Servers.Rows["memory"] != nil })
 	if h.fb.restarted[0] != "flaky" {
 		t.Fatalf("restarted %v", h.fb.restarted)

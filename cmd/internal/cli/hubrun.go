@@ -45,6 +45,8 @@ func (g *globals) newDaemon(mo mcp.Options, long bool, edits ...func(*daemon.Opt
 		MCP:       mo,
 		// serve follows the preferences file live; other commands read it once.
 		WatchPreferences: long,
+		// serve also applies each change of the config's servers at once.
+		WatchConfig: long,
 		OpenIndex: func(ctx context.Context) (*retriever.Index, error) {
 			return g.openIndex(ctx, cfg.Documents, true)
 		},

@@ -49,6 +49,12 @@ are printed on stderr.
 however many servers there are), "both" (the default) every tool plus
 find_tools.
 
+While it runs, serve follows the config file: a server added, edited or
+removed there (by hand, with toolhub config import, or from the desktop) is
+started, restarted or stopped a moment after the file is saved, and the other
+servers keep their connections. A file that does not parse changes nothing;
+the problem is logged.
+
 SIGINT or SIGTERM stops accepting requests, closes client sessions and stops
 every downstream server.`,
 		Example: `  toolhub serve

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"log/slog"
 	"os"
+	"slices"
 	"sync"
 
 	mcpgo "github.com/mark3labs/mcp-go/mcp"
@@ -49,6 +50,10 @@ type Options struct {
 	// WatchPreferences follows the preferences file live (serve and the
 	// desktop); other commands read it once.
 	WatchPreferences bool
+	// WatchConfig applies every change of the config file's servers to the
+	// running hub (Reload) as soon as the file is saved (serve and the
+	// desktop); other commands read it once.
+	WatchConfig bool
 	// NoConductor leaves the orchestrate and research tools out.
 	NoConductor bool
 	// EditOrchestrator, when set, changes the configured orchestrator
@@ -73,6 +78,10 @@ type Daemon struct {
 	followMu     sync.Mutex
 	stopFollowed func() // ends the subscription to the store episodes follow
 	holds        remoteHolds
+
+	reloadMu sync.Mutex // one Reload at a time
+	servers  *servers
+	watch    *configWatch // nil unless Options.WatchConfig
 }
 
 // New builds the daemon from opts without starting anything.
@@ -91,6 +100,7 @@ func New(opts Options) (d *Daemon, err error) {
 	opts = withSecrets(opts)
 	lookup := config.Lookup{Env: opts.LookupEnv, Secrets: opts.Secrets}
 	specs := opts.Config.WithOAuth(opts.Config.ServeSpecsFrom(lookup), lookup)
+	configured := len(specs)
 	for _, spec := range specs {
 		if spec.Invalid != "" {
 			opts.Logger.Warn("server entry cannot be used; the others start", "server", spec.Name, "problem", spec.Invalid)
@@ -159,12 +169,20 @@ func New(opts Options) (d *Daemon, err error) {
 		return nil, fmt.Errorf("build daemon: %w", err)
 	}
 	d = &Daemon{hub: h, mcp: srv, docs: docs, bus: bus, engine: engine, planner: planner, host: host,
-		prefs: prefs, log: opts.Logger}
+		prefs: prefs, log: opts.Logger,
+		servers: &servers{cfg: opts.Config, lookup: lookup, builtins: slices.Clone(specs[configured:])}}
 	if opts.RunLogDir != "" {
 		d.runs = runlog.NewRecorder(opts.RunLogDir, bus, runlog.RecorderOptions{Logger: opts.Logger})
 	}
 	if prefs != nil {
 		d.FollowPreferences(prefs)
+	}
+	if opts.WatchConfig && opts.Config.Path != "" {
+		reload := func(ctx context.Context) error { _, err := d.Reload(ctx); return err }
+		if d.watch, err = watchConfig(opts.Config.Path, reload, opts.Logger); err != nil {
+			opts.Logger.Warn("config changes apply only after a restart", "err", err)
+			d.watch, err = nil, nil
+		}
 	}
 	return d, nil
 }
@@ -253,6 +271,7 @@ func (d *Daemon) MCP() *mcp.Server { return d.mcp }
 
 // Close stops everything the daemon started.
 func (d *Daemon) Close() error {
+	_ = d.watch.close()
 	d.holds.close()
 	d.mcp.Close()
 	if d.host != nil {

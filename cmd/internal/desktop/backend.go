@@ -26,6 +26,9 @@ type Options struct {
 	// Endpoint describes the MCP endpoint the app serves.
 	Endpoint ui.Endpoint
 	Logger   *slog.Logger
+	// Discover finds other clients' config files (default: config.Discover
+	// on this machine).
+	Discover func() []config.Found
 }
 
 // Backend implements ui.Backend over a running daemon.

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"sort"
+	"strings"
 	"time"
 
 	"github.com/toolhub/toolhub/hub"
@@ -12,23 +13,63 @@ import (
 )
 
 // Servers implements ui.ServersBackend: every configured server (disabled
-// ones included) with its measured figures, then every model endpoint.
+// ones included) with its tools and measured figures, toolhub's own tools,
+// then every model endpoint.
 func (b *Backend) Servers(context.Context) ([]ui.ServerInfo, error) {
-	figures := serverFigures(b.opts.Daemon.Hub().Snapshot().Tools())
+	d := b.opts.Daemon
+	snap := d.Hub().Snapshot()
+	figures := serverFigures(snap.Tools())
 	var out []ui.ServerInfo
 	seen := map[string]bool{}
-	for _, s := range b.opts.Daemon.Hub().Servers() {
+	for _, s := range d.Hub().Servers() {
 		seen[s.Name] = true
-		out = append(out, serverInfo(s, figures[s.Name]))
+		info := serverInfo(s, figures[s.Name])
+		info.ToolList = toolList(snap.ServerTools(s.Name))
+		if d.Builtin(s.Name) || strings.HasPrefix(s.Name, builtinPrefix) {
+			info.Kind, info.Title = ui.KindBuiltin, builtinTitle(s.Name)
+		}
+		out = append(out, info)
 	}
-	for name, s := range b.opts.Config.MCPServers {
+	for name, s := range b.config().MCPServers {
 		if s.Disabled && !seen[name] {
-			out = append(out, ui.ServerInfo{Name: name, Kind: "server", Health: ui.HealthOff, State: "disabled",
+			out = append(out, ui.ServerInfo{Name: name, Kind: ui.KindServer, Health: ui.HealthOff, State: "disabled",
 				Locality: s.Locality, Enabled: false})
 		}
 	}
 	sort.SliceStable(out, func(i, j int) bool { return out[i].Name < out[j].Name })
 	return append(out, b.modelInfos()...), nil
+}
+
+// builtinPrefix starts the names the daemon gives toolhub's own providers.
+const builtinPrefix = "toolhub-"
+
+// builtinTitle is what a built-in provider is called in the window.
+func builtinTitle(name string) string {
+	switch short := strings.TrimPrefix(name, builtinPrefix); short {
+	case "documents":
+		return "Documents search"
+	case "python":
+		return "Python"
+	case "web-search":
+		return "Web search"
+	case "conductor":
+		return "Orchestrator"
+	case "":
+		return name
+	default:
+		return strings.ToUpper(short[:1]) + strings.ReplaceAll(short[1:], "-", " ")
+	}
+}
+
+// toolList names a server's tools (as the server calls them) with their
+// descriptions, sorted.
+func toolList(tools []*hub.Tool) []ui.ToolInfo {
+	out := make([]ui.ToolInfo, 0, len(tools))
+	for _, t := range tools {
+		out = append(out, ui.ToolInfo{Name: t.RawTool.Name, Description: t.Description})
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].Name < out[j].Name })
+	return out
 }
 
 // toolFigures sum a server's tools: mean measured latency and cost per call.
@@ -59,14 +100,15 @@ func serverFigures(tools []*hub.Tool) map[string]toolFigures {
 }
 
 func serverInfo(s hub.ServerStatus, f toolFigures) ui.ServerInfo {
-	info := ui.ServerInfo{Name: s.Name, Kind: "server", State: string(s.State), Locality: string(s.Locality),
-		Tools: s.Tools, Latency: f.latency, Enabled: true, LastError: s.LastError, StderrTail: s.StderrTail}
+	info := ui.ServerInfo{Name: s.Name, Kind: ui.KindServer, State: string(s.State), Locality: string(s.Locality),
+		Tools: s.Tools, Latency: f.latency, Enabled: true, LastError: s.LastError, StderrTail: s.StderrTail,
+		Problem: serverProblem(s)}
 	switch s.State {
 	case hub.StateReady:
 		info.Health = ui.HealthOK
 	case hub.StateStarting, hub.StateRestarting:
 		info.Health = ui.HealthBusy
-	case hub.StateFailed:
+	case hub.StateFailed, hub.StateInvalid:
 		info.Health = ui.HealthFailed
 	case hub.StateStopped:
 		info.Health = ui.HealthOff
@@ -74,7 +116,7 @@ func serverInfo(s hub.ServerStatus, f toolFigures) ui.ServerInfo {
 		info.Health, info.Enabled = ui.HealthOff, false
 	}
 	if s.Restarts > 0 {
-		info.State += fmt.Sprintf(" (%d restarts)", s.Restarts)
+		info.State += " (" + ui.Plural(s.Restarts, "restart", "restarts") + ")"
 	}
 	if f.cost > 0 {
 		info.Cost = fmt.Sprintf("$%g/call", f.cost)
@@ -96,7 +138,7 @@ func (b *Backend) modelInfos() []ui.ServerInfo {
 		if i == 0 {
 			state = "orchestrator"
 		}
-		out = append(out, ui.ServerInfo{Name: ep.Name, Kind: "model", Health: ui.HealthUnknown, State: state,
+		out = append(out, ui.ServerInfo{Name: ep.Name, Kind: ui.KindModel, Health: ui.HealthUnknown, State: state,
 			Locality: string(ep.Locality), Enabled: true,
 			Cost: fmt.Sprintf("$%g/M in, $%g/M out", ep.PriceIn, ep.PriceOut)})
 	}
@@ -107,10 +149,10 @@ func (b *Backend) modelInfos() []ui.ServerInfo {
 // starts the server at once; the config file is left as it is, so the
 // server's configured "enabled" applies again at the next start.
 func (b *Backend) SetServerEnabled(ctx context.Context, name string, enabled bool) error {
-	return b.opts.Daemon.Hub().SetEnabled(ctx, name, enabled)
+	return plainError(b.opts.Daemon.Hub().SetEnabled(ctx, name, enabled))
 }
 
 // RestartServer implements ui.ServersBackend.
 func (b *Backend) RestartServer(ctx context.Context, name string) error {
-	return b.opts.Daemon.Hub().Restart(ctx, name)
+	return plainError(b.opts.Daemon.Hub().Restart(ctx, name))
 }

@@ -85,7 +85,7 @@ func run(ctx context.Context, f flags, log *slog.Logger) error {
 	defer inst.Close()
 	runs := filepath.Join(data, "runs")
 	d, err := daemon.New(daemon.Options{Config: cfg, Logger: log, RunLogDir: runs,
-		OpenIndex: indexOpener(cfg.Documents, log), WatchPreferences: true})
+		OpenIndex: indexOpener(cfg.Documents, log), WatchPreferences: true, WatchConfig: true})
 	if err != nil {
 		return err
 	}
