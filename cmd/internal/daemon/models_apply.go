@@ -13,6 +13,9 @@ import (
 // models they had. The orchestrator keeps its name, so the conductor goes
 // on finding it.
 func (d *Daemon) ApplyModels(m *config.Models) error {
+	if d.engine == nil {
+		return nil // built without the conductor: no models in use
+	}
 	endpoints := append([]llm.ModelEndpoint{m.Orchestrator}, m.Endpoints...)
 	if err := d.engine.Models().Replace(endpoints); err != nil {
 		return fmt.Errorf("apply models: %w", err)

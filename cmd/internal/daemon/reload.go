@@ -45,7 +45,8 @@ func (d *Daemon) Builtin(name string) bool {
 
 // Reload reads the config file again and applies its servers to the
 // running hub (hub.Apply): added servers start, removed ones stop, edited
-// ones restart, the others go on untouched. A file that cannot be read or
+// ones restart, the others go on untouched. Its models and orchestrator
+// apply to the next episode (ApplyModels). A file that cannot be read or
 // parsed changes nothing; an entry with problems is listed as invalid, as
 // at start. A config held only in memory has nothing to reload.
 func (d *Daemon) Reload(ctx context.Context) (hub.Changes, error) {
@@ -68,6 +69,7 @@ func (d *Daemon) Reload(ctx context.Context) (hub.Changes, error) {
 	d.servers.mu.Lock()
 	d.servers.cfg = cfg
 	d.servers.mu.Unlock()
+	d.reloadModels(cfg)
 	ch, err := d.hub.Apply(ctx, specs)
 	if !ch.Empty() {
 		d.log.Info("config changed: servers applied", "added", ch.Added, "removed", ch.Removed,
@@ -169,4 +171,16 @@ func (cw *configWatch) close() error {
 		cw.wg.Wait()
 	})
 	return err
+}
+
+// reloadModels applies the models and orchestrator of cfg; sections with
+// problems keep the models in use, and say why.
+func (d *Daemon) reloadModels(cfg *config.File) {
+	models, err := LoadModels(cfg)
+	if err == nil {
+		err = d.ApplyModels(models)
+	}
+	if err != nil {
+		d.log.Warn("config changed: its models have problems; the models in use stay", "error", err)
+	}
 }

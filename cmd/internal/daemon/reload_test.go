@@ -12,9 +12,11 @@ import (
 	"time"
 
 	"github.com/toolhub/toolhub/cmd/internal/daemon"
+	"github.com/toolhub/toolhub/conductor"
 	"github.com/toolhub/toolhub/config"
 	"github.com/toolhub/toolhub/events"
 	"github.com/toolhub/toolhub/hub"
+	"github.com/toolhub/toolhub/internal/scriptedmodel"
 	"github.com/toolhub/toolhub/internal/testenv"
 )
 
@@ -122,4 +124,43 @@ func TestWatchedConfigAppliesOnSave(t *testing.T) {
 		t.Fatal("the saved config was not applied")
 	}
 	takesCalls(t, d.Hub(), "late__fetch")
+}
+
+// TestReloadAppliesTheOrchestrator: an orchestrator changed in the file is
+// the one the next episode asks, with no restart.
+func TestReloadAppliesTheOrchestrator(t *testing.T) {
+	old, fresh := scriptedmodel.New(), scriptedmodel.New(scriptedmodel.RawTextReply("done"))
+	fresh.SetLoop(true)
+	t.Cleanup(old.Close)
+	t.Cleanup(fresh.Close)
+	path := filepath.Join(t.TempDir(), "config.json")
+	write := func(url string) {
+		t.Helper()
+		if err := os.WriteFile(path, []byte(`{"orchestrator": {"baseUrl": "`+url+`/v1", "temperature": 0}}`), 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
+	write(old.URL())
+	cfg, err := config.LoadServe(path, "flag")
+	if err != nil {
+		t.Fatal(err)
+	}
+	d, err := daemon.New(daemon.Options{Config: cfg, Logger: slog.New(slog.DiscardHandler)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	d.Start(ctx)
+	t.Cleanup(func() { cancel(); _ = d.Close() })
+
+	write(fresh.URL())
+	if _, err := d.Reload(t.Context()); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := d.RunEpisode(t.Context(), conductor.Request{Task: "hello", Mode: conductor.ModeTools}); err != nil {
+		t.Fatal(err)
+	}
+	if len(fresh.Requests()) == 0 || len(old.Requests()) != 0 {
+		t.Fatalf("after the reload the new orchestrator got %d requests and the old one %d", len(fresh.Requests()), len(old.Requests()))
+	}
 }
