@@ -21,6 +21,8 @@ type ServerRow struct {
 	Restart *widget.Button
 	Edit    *widget.Button
 	Remove  *widget.Button
+	// SignIn is shown on a server waiting for an OAuth sign-in.
+	SignIn  *widget.Button
 	Problem *widget.Label
 	// CopyDetails copies the full error text behind Problem.
 	CopyDetails *widget.Button
@@ -45,6 +47,8 @@ func newServerRow(t *ServersTab) *ServerRow {
 	r.Edit = widget.NewButtonWithIcon("Edit", theme.DocumentCreateIcon(), func() { t.askEdit(r.info.Name) })
 	r.Remove = widget.NewButtonWithIcon("Remove", theme.DeleteIcon(), func() { t.askRemove(r.info.Name) })
 	r.CopyDetails = widget.NewButtonWithIcon("Copy details", theme.ContentCopyIcon(), r.copyDetails)
+	r.SignIn = widget.NewButtonWithIcon("Sign in", theme.LoginIcon(), func() { t.signIn(r.info.Name) })
+	r.SignIn.Importance = widget.HighImportance
 	r.ToolsButton = widget.NewButton("", r.toggleTools)
 	r.ToolsBox.Hide()
 	r.Title.Truncation = fyne.TextTruncateEllipsis
@@ -52,7 +56,7 @@ func newServerRow(t *ServersTab) *ServerRow {
 	dot := container.NewGridWrap(fyne.NewSize(14, 14), r.Dot)
 	// Two lines, so that a long name or many controls never widen the window.
 	head := container.NewBorder(nil, nil, container.NewCenter(dot), nil, r.Title)
-	controls := container.NewHBox(r.ToolsButton, r.Enabled, r.Restart, r.Edit, r.Remove)
+	controls := container.NewHBox(r.SignIn, r.ToolsButton, r.Enabled, r.Restart, r.Edit, r.Remove)
 	problem := container.NewBorder(nil, nil, nil, r.CopyDetails, r.Problem)
 	r.object = container.NewVBox(head, r.Figures, controls, problem, r.ToolsBox, widget.NewSeparator())
 	return r
@@ -76,6 +80,7 @@ func (r *ServerRow) update(s ServerInfo) {
 	showIf(r.Restart, !model && s.Enabled)
 	showIf(r.Edit, configured)
 	showIf(r.Remove, configured)
+	showIf(r.SignIn, s.State == StateNeedsSignIn)
 	showIf(r.ToolsButton, len(s.ToolList) > 0)
 	r.showTools()
 	text, details := problemText(s)

@@ -16,6 +16,7 @@ const StateNeedsSignIn = "needs-sign-in"
 // server connects once the browser comes back.
 func (t *ServersTab) signIn(name string) {
 	t.SignInStatus = "Signing in to " + name + "…"
+	t.say(t.SignInStatus)
 	ctx, cancel := t.bridge.cancellable()
 	open := func(authURL string) {
 		t.bridge.onUI(func() { t.showSignInURL(name, authURL) })
@@ -26,10 +27,11 @@ func (t *ServersTab) signIn(name string) {
 		t.bridge.onUI(func() {
 			if err != nil {
 				t.SignInStatus = "Sign-in to " + name + " failed: " + err.Error()
-				dialog.ShowError(err, t.window)
+				t.say(t.SignInStatus)
 				return
 			}
-			t.SignInStatus = "Signed in to " + name
+			t.SignInStatus = "Signed in to " + name + "; it connects now"
+			t.say(t.SignInStatus)
 		})
 	}()
 }
