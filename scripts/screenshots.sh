@@ -130,14 +130,15 @@ shot() {
 	shift 2
 	local port
 	port=$(free_port)
-	xvfb-run -a -s "-screen 0 ${width}x${height}x24" bash -c '
+	local w=${SHOT_WIDTH:-$width} h=${SHOT_HEIGHT:-$height}
+	xvfb-run -a -s "-screen 0 ${w}x${h}x24" bash -c '
 		"$0" --config "$1" --http "127.0.0.1:$2" --tab "$3" --width "$4" --height "$5" "${@:9}" 2>>"$8" &
 		app=$!
 		sleep "$6"
 		/usr/bin/import -window root "$7"
 		kill "$app"
 		wait "$app" || true
-	' "$demo/bin/toolhub-desktop" "$demo/toolhub.json" "$port" "$tab" "$width" "$height" "$settle" \
+	' "$demo/bin/toolhub-desktop" "$demo/toolhub.json" "$port" "$tab" "$w" "$h" "$settle" \
 		"$out/$name.png" "$demo/$name.log" "$@"
 	echo "screenshots: $out/$name.png" >&2
 }
@@ -146,3 +147,7 @@ shot preferences "Preferences"
 shot servers "Servers and models"
 shot documents "Documents" --search "launch"
 shot runs "Runs" --run "When is the Q3 launch, and what could delay it?"
+shot guide "Preferences" --guide
+shot servers-expanded "Servers and models" --expand-server everything
+shot runs-step "Runs" --expand-step 2 --run "When is the Q3 launch, and what could delay it?"
+SHOT_WIDTH=800 SHOT_HEIGHT=600 shot small "Runs" --expand-step 2 --run "When is the Q3 launch?"

@@ -41,6 +41,7 @@ type ServersTab struct {
 	app                              fyne.App
 	object                           fyne.CanvasObject
 	refreshed                        int
+	expand                           string // the server whose tools show as soon as its row does
 	// SignInStatus and SignInURL say how the last sign-in went and where
 	// its browser was sent.
 	SignInStatus, SignInURL string
@@ -94,6 +95,9 @@ func (t *ServersTab) show(list []ServerInfo) {
 		if !ok {
 			row = newServerRow(t)
 			t.Rows[s.Name] = row
+			if s.Name == t.expand {
+				row.ToolsBox.Show()
+			}
 		}
 		row.update(s)
 	}
@@ -187,3 +191,6 @@ func (t *ServersTab) copy(text string) {
 		t.app.Clipboard().SetContent(text)
 	}
 }
+
+// ExpandServer shows the named server's tools as soon as its row appears.
+func (t *ServersTab) ExpandServer(name string) { t.expand = name }

@@ -30,6 +30,7 @@ type flags struct {
 	search   string
 	runTask  string
 	expand   int
+	server   string
 	guide    bool
 	width    float64
 	height   float64
@@ -48,6 +49,7 @@ func Main(ctx context.Context, args []string) int {
 	fs.StringVar(&f.search, "search", "", "search the documents for this at start")
 	fs.StringVar(&f.runTask, "run", "", "run this task at start")
 	fs.IntVar(&f.expand, "expand-step", 0, "open step N of the runs shown (with --run: of that run)")
+	fs.StringVar(&f.server, "expand-server", "", "show this server's tools on the Servers tab")
 	fs.BoolVar(&f.guide, "guide", false, "open the setup guide at start")
 	fs.Float64Var(&f.width, "width", 0, "window width (default: as last closed)")
 	fs.Float64Var(&f.height, "height", 0, "window height (default: as last closed)")
@@ -129,6 +131,13 @@ func show(ctx context.Context, backend *desktop.Backend, f flags, inst *instance
 		w.InstallTray()
 	}
 	inst.serve(func() { fyne.Do(w.Reveal) })
+	// before Start: the rows and steps these name arrive from its loads
+	if f.server != "" {
+		w.Servers.ExpandServer(f.server)
+	}
+	if f.expand > 0 {
+		w.Runs.ExpandStep(f.expand)
+	}
 	w.Start()
 	if f.width > 0 && f.height > 0 {
 		w.Window.Resize(fyne.NewSize(float32(f.width), float32(f.height)))
@@ -138,9 +147,6 @@ func show(ctx context.Context, backend *desktop.Backend, f flags, inst *instance
 	}
 	if f.search != "" {
 		w.Documents.Search(f.search)
-	}
-	if f.expand > 0 {
-		w.Runs.ExpandStep(f.expand)
 	}
 	if f.runTask != "" {
 		w.Runs.RunTask(f.runTask)
