@@ -109,6 +109,7 @@ func (d *ImportDialog) importPicked() {
 		for path, names := range picks {
 			res, err := d.tab.backend.ImportServers(ctx, path, names)
 			all.Added, all.Skipped = append(all.Added, res.Added...), append(all.Skipped, res.Skipped...)
+			all.SecretsMoved = append(all.SecretsMoved, res.SecretsMoved...)
 			if err != nil {
 				return all, err
 			}

@@ -178,6 +178,11 @@ func (t *ServersTab) added(res AddResult) {
 	if len(res.Added) > 1 {
 		starting = "They are starting now; their tools appear below when they are ready."
 	}
-	t.say(joinSentences("Added "+joinNames(res.Added)+".", starting, joinSentences(res.Skipped...)))
+	moved := ""
+	if n := len(res.SecretsMoved); n > 0 {
+		moved = Plural(n, "secret was", "secrets were") + " moved into the secret store (" + joinNames(res.SecretsMoved) +
+			"); the config refers to them as ${keychain:NAME}."
+	}
+	t.say(joinSentences("Added "+joinNames(res.Added)+".", starting, moved, joinSentences(res.Skipped...)))
 	t.refresh()
 }

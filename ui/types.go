@@ -216,6 +216,8 @@ type SnippetCheck struct {
 type AddResult struct {
 	Added   []string
 	Skipped []string // "name: why", in words
+	// SecretsMoved names the literal secrets moved into the secret store.
+	SecretsMoved []string
 }
 
 // ClientConfig is another MCP client's config file found on this machine.

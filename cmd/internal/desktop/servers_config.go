@@ -9,6 +9,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/toolhub/toolhub/cmd/internal/daemon"
 	"github.com/toolhub/toolhub/config"
 	"github.com/toolhub/toolhub/ui"
 )
@@ -88,15 +89,42 @@ func (b *Backend) addServers(ctx context.Context, servers map[string]config.Serv
 		return ui.AddResult{}, &ui.PlainError{Summary: "toolhub was started without a config file, so servers cannot be added.",
 			Fix: "Start it with --config pointing at your config.json."}
 	}
-	added, skipped, err := config.AddServers(path, servers, names)
+	plan, err := config.PlanAdd(path, servers, names)
 	if err != nil {
 		return ui.AddResult{}, plainError(err)
 	}
-	res := ui.AddResult{Added: added, Skipped: skippedInWords(skipped)}
-	if len(added) == 0 {
+	moved, err := b.moveSecrets(plan.Servers, plan.Added)
+	if err != nil {
+		return ui.AddResult{}, err
+	}
+	if err := plan.Write(); err != nil {
+		return ui.AddResult{}, plainError(err)
+	}
+	res := ui.AddResult{Added: plan.Added, Skipped: skippedInWords(plan.Skipped), SecretsMoved: moved}
+	if len(plan.Added) == 0 {
 		return res, nil
 	}
 	return res, b.apply(ctx)
+}
+
+// moveSecrets moves the literal secrets of the named servers (tokens, keys,
+// passwords in env and headers) into the secret store, leaving
+// ${keychain:NAME} in their place: the config file never holds one. Without
+// a store nothing is written.
+func (b *Backend) moveSecrets(servers map[string]config.Server, names []string) ([]string, error) {
+	if len(config.LiteralSecrets(servers, names)) == 0 {
+		return nil, nil
+	}
+	store, err := daemon.OpenSecrets(b.config().Path)
+	if err != nil {
+		return nil, &ui.PlainError{Summary: "These servers hold secrets, and the secret store cannot be opened, so nothing was added.",
+			Fix: "Set the secrets with toolhub config set-secret and write ${keychain:NAME} in their place.", Details: err.Error()}
+	}
+	moved, err := config.MoveLiteralSecrets(servers, names, store.Set)
+	if err != nil {
+		return nil, plainError(fmt.Errorf("nothing was added: %w", err))
+	}
+	return moved, nil
 }
 
 // apply makes the running hub follow the config file now, without waiting
@@ -174,6 +202,9 @@ func (b *Backend) ReplaceServerJSON(ctx context.Context, name, text string) erro
 			Fix: "Use Add from JSON to add more."}
 	}
 	newName := slices.Collect(maps.Keys(sn.Servers))[0]
+	if _, err := b.moveSecrets(sn.Servers, []string{newName}); err != nil {
+		return err
+	}
 	if err := config.ReplaceServer(b.config().Path, name, newName, sn.Servers[newName]); err != nil {
 		return plainError(err)
 	}
