@@ -129,8 +129,9 @@ func (s *Store) Save(p Preferences) error {
 	return nil
 }
 
-// Subscribe calls fn with the new preferences after every change that puts
-// different preferences in force, until cancel is called. fn runs on the
+// Subscribe calls fn with the preferences in force after every change that
+// puts different preferences in force, and when the file on disk stops or
+// starts being in force (see Err), until cancel is called. fn runs on the
 // goroutine that made the change and must not block.
 func (s *Store) Subscribe(fn func(Preferences)) (cancel func()) {
 	s.mu.Lock()
@@ -166,22 +167,32 @@ func (s *Store) reload() {
 	}
 	s.mu.Lock()
 	s.lastErr = err
+	current, fns := s.current.clone(), s.subscribers()
 	s.mu.Unlock()
 	s.log.Error("preferences file is invalid; the last valid preferences stay in force", "path", s.path, "err", err)
 	if s.opts.OnError != nil {
 		s.opts.OnError(err)
 	}
+	for _, fn := range fns {
+		fn(current.clone())
+	}
+}
+
+// subscribers are the functions to call; under s.mu.
+func (s *Store) subscribers() []func(Preferences) {
+	fns := make([]func(Preferences), 0, len(s.subs))
+	for _, fn := range s.subs {
+		fns = append(fns, fn)
+	}
+	return fns
 }
 
 // set puts p in force and tells the subscribers when it differs.
 func (s *Store) set(p Preferences) {
 	s.mu.Lock()
-	changed := !s.current.equal(p)
+	changed := !s.current.equal(p) || s.lastErr != nil // a file in force again is news too
 	s.current, s.lastErr = p.clone(), nil
-	fns := make([]func(Preferences), 0, len(s.subs))
-	for _, fn := range s.subs {
-		fns = append(fns, fn)
-	}
+	fns := s.subscribers()
 	s.mu.Unlock()
 	if !changed {
 		return

@@ -110,6 +110,19 @@ func TestStoreReloadKeepsOldPreferencesOnInvalidFile(t *testing.T) {
 		t.Fatalf("invalid value changed the preferences: %+v", s.Current())
 	}
 
+	// Each invalid file was announced to the subscribers with the
+	// preferences still in force, so that they can say the file is not.
+	for range 2 {
+		select {
+		case p := <-changes:
+			if !p.equal(saved) {
+				t.Fatalf("an invalid file announced %+v, want the preferences in force", p)
+			}
+		case <-time.After(waitLimit):
+			t.Fatal("an invalid file was not announced")
+		}
+	}
+
 	// Fixed: the new preferences are in force and the error is gone.
 	if err := os.WriteFile(path, []byte(`{"privacy": "any", "max_turns": 8}`), 0o600); err != nil {
 		t.Fatal(err)

@@ -1,6 +1,17 @@
 package ui
 
-import "maps"
+import (
+	"maps"
+	"strings"
+)
+
+const problemPrefix = "The preferences file has a problem"
+
+// problemBanner says that the file on disk is not in force, why, and what
+// is in force instead.
+func problemBanner(problem string) string {
+	return problemPrefix + ", so the last valid preferences stay in force (shown here). Fix the file or save here to replace it: " + problem
+}
 
 // followSaved brings the tab up to the preferences in force after they
 // changed: when they differ from what the tab shows and the user has no
@@ -15,7 +26,12 @@ func (t *PreferencesTab) followSaved() {
 		switch {
 		case err != nil:
 			t.Status.SetText("Could not read preferences: " + err.Error())
+		case p.Problem != "":
+			t.Status.SetText(problemBanner(p.Problem))
 		case t.saver.busy() || samePreferences(p, t.prefs):
+			if strings.HasPrefix(t.Status.Text, problemPrefix) {
+				t.Status.SetText("The preferences file is valid again")
+			}
 			t.refreshPreview()
 		default:
 			t.show(p.clone(), pv)

@@ -57,6 +57,7 @@ func newPreferencesTab(backend PreferencesBackend, br *bridge, onPrivacy func(Pr
 		backend: backend, bridge: br, onPrivacy: onPrivacy,
 	}
 	t.Sentence.Wrapping = fyne.TextWrapWord
+	t.Status.Wrapping = fyne.TextWrapWord
 	t.Allowed.Wrapping = fyne.TextWrapWord
 	t.saver = newPrefsSaver(backend, br, t.showSaved)
 	t.buildControls()
@@ -173,6 +174,9 @@ func (t *PreferencesTab) show(p Preferences, pv PreferencesPreview) {
 	t.showSliderValues()
 	t.onPrivacy(p.Privacy)
 	t.Status.SetText("Preferences loaded")
+	if p.Problem != "" {
+		t.Status.SetText(problemBanner(p.Problem))
+	}
 	t.loaded = true
 }
 

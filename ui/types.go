@@ -35,6 +35,10 @@ type Preferences struct {
 	BudgetUSD     float64 // per task; 0 = no budget
 	Tools         map[string]Weight
 	Models        map[string]Weight
+	// Problem says why the preferences file on disk is not in force (it
+	// was edited into something invalid); the preferences shown are the
+	// last valid ones. Never saved.
+	Problem string
 }
 
 // clone copies p so that maps are not shared.

@@ -19,10 +19,12 @@ func (b *Backend) Preferences(context.Context) (ui.Preferences, error) {
 	if b.opts.Store == nil {
 		return ui.Preferences{}, errNoStore
 	}
+	p := toUIPreferences(b.opts.Store.Current())
 	if err := b.opts.Store.Err(); err != nil {
 		b.log.Warn("the preferences file on disk is not in force", "err", err)
+		p.Problem = err.Error()
 	}
-	return toUIPreferences(b.opts.Store.Current()), nil
+	return p, nil
 }
 
 // SavePreferences implements ui.PreferencesBackend: it writes the file
