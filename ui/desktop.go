@@ -44,9 +44,10 @@ type Desktop struct {
 	// KeepRunning hides the window on close instead of quitting.
 	KeepRunning bool
 
-	opts    Options
-	backend Backend
-	bridge  *bridge
+	opts      Options
+	backend   Backend
+	bridge    *bridge
+	keepItems []*fyne.MenuItem // the menu items showing KeepRunning
 }
 
 // New builds the window over b. Nothing is loaded until Start.

@@ -60,6 +60,9 @@ func TestHeaderShowsEndpointHealthAndCopiesSnippets(t *testing.T) {
 	if got := h.d.App.Clipboard().Content(); !strings.HasPrefix(got, "claude mcp add") {
 		t.Fatalf("clipboard = %q", got)
 	}
+	if got := h.d.Header.CopiedNote.Text; got != "✓ Copied for claude mcp add" {
+		t.Fatalf("after copying the header says %q", got)
+	}
 	h.checkNothingOnUI()
 }
 

@@ -19,8 +19,10 @@ type Header struct {
 	HealthLabel   *widget.Label
 	LocalOnly     *fyne.Container // shown while privacy is local-only
 	CopyButtons   map[string]*widget.Button
-	// Copied holds the text most recently put on the clipboard.
-	Copied string
+	// Copied holds the text most recently put on the clipboard, and
+	// CopiedNote says what it was.
+	Copied     string
+	CopiedNote *widget.Label
 
 	backend HeaderBackend
 	bridge  *bridge
@@ -34,6 +36,7 @@ func newHeader(a fyne.App, backend HeaderBackend, br *bridge) *Header {
 		EndpointLabel: widget.NewLabel("MCP endpoint: starting…"),
 		HealthLabel:   widget.NewLabel("Orchestrator: checking…"),
 		CopyButtons:   map[string]*widget.Button{},
+		CopiedNote:    widget.NewLabel(""),
 		backend:       backend, bridge: br, app: a,
 		buttons: container.NewHBox(),
 	}
@@ -47,7 +50,7 @@ func newHeader(a fyne.App, backend HeaderBackend, br *bridge) *Header {
 	// buttons. Nothing overlaps however narrow the window is.
 	h.object = container.NewVBox(
 		container.NewBorder(nil, nil, nil, h.LocalOnly, h.EndpointLabel),
-		container.NewBorder(nil, nil, nil, h.buttons, h.HealthLabel),
+		container.NewBorder(nil, nil, nil, container.NewHBox(h.CopiedNote, h.buttons), h.HealthLabel),
 		widget.NewSeparator(),
 	)
 	return h
@@ -84,16 +87,17 @@ func (h *Header) showEndpoint(e Endpoint) {
 	h.buttons.RemoveAll()
 	h.CopyButtons = map[string]*widget.Button{}
 	for _, s := range e.Snippets {
-		btn := widget.NewButtonWithIcon(s.Client, theme.ContentCopyIcon(), func() { h.copy(s.Text) })
+		btn := widget.NewButtonWithIcon(s.Client, theme.ContentCopyIcon(), func() { h.copy(s.Client, s.Text) })
 		h.CopyButtons[s.Client] = btn
 		h.buttons.Add(btn)
 	}
 }
 
-// copy puts text on the clipboard.
-func (h *Header) copy(text string) {
+// copy puts the config for client on the clipboard and says so.
+func (h *Header) copy(client, text string) {
 	h.Copied = text
 	h.app.Clipboard().SetContent(text)
+	h.CopiedNote.SetText("✓ Copied for " + client)
 }
 
 // setPrivacy shows or hides the local-only badge.

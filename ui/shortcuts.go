@@ -54,6 +54,7 @@ func (d *Desktop) addShortcuts() {
 		item.Shortcut = sc
 		menus[s.Menu].Items = append(menus[s.Menu].Items, item)
 	}
+	menus["View"].Items = append(menus["View"].Items, fyne.NewMenuItemSeparator(), d.keepRunningItem())
 	help := fyne.NewMenu("Help", fyne.NewMenuItem("Setup guide", d.Guide.Open))
 	d.Window.SetMainMenu(fyne.NewMainMenu(menus["View"], menus["Run"], help))
 }

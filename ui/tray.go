@@ -17,16 +17,30 @@ func (d *Desktop) InstallTray() bool {
 }
 
 func (d *Desktop) trayMenu() *fyne.Menu {
-	keep := fyne.NewMenuItem("Keep running in background", nil)
-	keep.Checked = d.KeepRunning
-	keep.Action = func() {
-		d.KeepRunning = !d.KeepRunning
-		keep.Checked = d.KeepRunning
-		d.saveWindow()
-	}
+	keep := d.keepRunningItem()
 	show := fyne.NewMenuItem("Show toolhub", func() { d.Window.Show(); d.Window.RequestFocus() })
 	runs := fyne.NewMenuItem("Runs", func() { d.Window.Show(); d.Select(TabRuns) })
 	quit := fyne.NewMenuItem("Quit", func() { d.Stop(); d.App.Quit() })
 	quit.IsQuit = true
 	return fyne.NewMenu("toolhub", show, runs, fyne.NewMenuItemSeparator(), keep, quit)
+}
+
+// keepRunningItem is a "Keep running in background" menu item; the tray's
+// and the View menu's show the same choice. Without a tray (no D-Bus on
+// Linux) the View menu's is the way to it, and a second start of the app
+// shows the hidden window again.
+func (d *Desktop) keepRunningItem() *fyne.MenuItem {
+	item := fyne.NewMenuItem("Keep running in background", d.toggleKeepRunning)
+	item.Checked = d.KeepRunning
+	d.keepItems = append(d.keepItems, item)
+	return item
+}
+
+// toggleKeepRunning switches and remembers the keep-running choice.
+func (d *Desktop) toggleKeepRunning() {
+	d.KeepRunning = !d.KeepRunning
+	for _, item := range d.keepItems {
+		item.Checked = d.KeepRunning
+	}
+	d.saveWindow()
 }

@@ -4,6 +4,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"fyne.io/fyne/v2"
 )
 
 func TestTrayKeepRunningIsRemembered(t *testing.T) {
@@ -25,6 +27,30 @@ func TestTrayKeepRunningIsRemembered(t *testing.T) {
 	defer again.Stop()
 	if !again.KeepRunning {
 		t.Fatal("keep running forgotten")
+	}
+}
+
+// TestKeepRunningIsInTheViewMenuToo: without a tray (no D-Bus) the View
+// menu holds the same choice, and the two never disagree.
+func TestKeepRunningIsInTheViewMenuToo(t *testing.T) {
+	h := newHarness(t, nil)
+	tray := h.d.trayMenu().Items[3]
+	var view *fyne.MenuItem
+	for _, item := range h.d.Window.MainMenu().Items[0].Items {
+		if item.Label == "Keep running in background" {
+			view = item
+		}
+	}
+	if view == nil {
+		t.Fatal("the View menu has no Keep running in background")
+	}
+	view.Action()
+	if !h.d.KeepRunning || !view.Checked || !tray.Checked {
+		t.Fatalf("after the View menu: keep %v, view %v, tray %v", h.d.KeepRunning, view.Checked, tray.Checked)
+	}
+	tray.Action()
+	if h.d.KeepRunning || view.Checked || tray.Checked {
+		t.Fatalf("after the tray: keep %v, view %v, tray %v", h.d.KeepRunning, view.Checked, tray.Checked)
 	}
 }
 
