@@ -31,8 +31,9 @@ type Guide struct {
 	// Folder picks a documents folder and starts indexing it.
 	Folder       *widget.Button
 	FolderResult *widget.Label
-	// OpenServers shows the Servers tab, where other clients' servers are
-	// imported.
+	// FindServers lists the servers of the other MCP clients found here,
+	// with checkboxes, to import; OpenServers shows the Servers tab.
+	FindServers *widget.Button
 	OpenServers *widget.Button
 
 	d      *Desktop
@@ -50,6 +51,11 @@ func newGuide(d *Desktop) *Guide {
 		FolderResult: widget.NewLabel(""), done: make([]bool, len(guideTitles))}
 	g.Model = newGuideModel(d.backend, d.bridge, func() { g.markDone(GuideModel) })
 	g.Folder = widget.NewButton("Choose a folder…", g.askFolder)
+	g.FindServers = widget.NewButton("Find the servers Claude Desktop, Cursor and VS Code use…", func() {
+		d.Servers.askImport()
+		g.markDone(GuideServers)
+	})
+	g.FindServers.Importance = widget.HighImportance
 	g.OpenServers = widget.NewButton("Open the Servers tab", func() { g.close(); d.Select(TabServers) })
 	g.FolderResult.Wrapping = fyne.TextWrapWord
 	g.pages = []fyne.CanvasObject{g.Model.object, g.serversPage(), g.documentsPage()}
@@ -68,10 +74,10 @@ func newGuide(d *Desktop) *Guide {
 
 func (g *Guide) serversPage() fyne.CanvasObject {
 	text := widget.NewLabel("toolhub serves your MCP servers to every client through one endpoint. " +
-		"On the Servers tab, Import finds the servers Claude Desktop, Cursor and VS Code already use, " +
-		"and Add takes the JSON a server's README shows. Servers start as soon as they are added.")
+		"Tick the servers your other apps already use to bring them here; on the Servers tab, Add takes " +
+		"the JSON a server's README shows. Servers start as soon as they are added.")
 	text.Wrapping = fyne.TextWrapWord
-	return container.NewVBox(text, g.OpenServers)
+	return container.NewVBox(text, g.FindServers, g.OpenServers)
 }
 
 func (g *Guide) documentsPage() fyne.CanvasObject {

@@ -9,7 +9,11 @@ import (
 
 func newFirstRun(t *testing.T) *harness {
 	t.Helper()
-	h := newHarness(t, func(fb *fakeBackend) { fb.guide.setup = SetupState{} })
+	h := newHarness(t, func(fb *fakeBackend) {
+		fb.guide.setup = SetupState{}
+		fb.clients = []ClientConfig{{Client: "Claude Desktop", Path: "/home/me/.config/Claude/claude_desktop_config.json",
+			Servers: []string{"everything"}}}
+	})
 	h.waitFor("the guide to open", func() bool { return h.d.Guide.Visible() })
 	h.waitFor("presets", func() bool { return len(h.d.Guide.Model.Preset.Options) == 2 })
 	return h
@@ -83,5 +87,20 @@ func TestGuidePresetFillsTheServer(t *testing.T) {
 	h.waitFor("saved", func() bool { return strings.HasPrefix(m.Result.Text, "✓ Saved") })
 	if got := h.fb.guide.saved; len(got) != 1 || got[0].Preset != "llama.cpp" {
 		t.Fatalf("saved %+v", got)
+	}
+}
+
+func TestGuideFindsOtherAppsServers(t *testing.T) {
+	h := newFirstRun(t)
+	test.Tap(h.d.Guide.Next) // skip the model
+	if h.d.Guide.Page != GuideServers {
+		t.Fatalf("on page %d", h.d.Guide.Page)
+	}
+	test.Tap(h.d.Guide.FindServers)
+	h.waitFor("the discovered servers", func() bool {
+		return h.d.Servers.Importer != nil && len(h.d.Servers.Importer.Picks) > 0
+	})
+	if h.d.Guide.Next.Text != "Next" {
+		t.Fatalf("after finding servers the button says %q", h.d.Guide.Next.Text)
 	}
 }
