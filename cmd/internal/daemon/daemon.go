@@ -179,10 +179,12 @@ func New(opts Options) (d *Daemon, err error) {
 	}
 	if opts.WatchConfig && opts.Config.Path != "" {
 		reload := func(ctx context.Context) error { _, err := d.Reload(ctx); return err }
-		if d.watch, err = watchConfig(opts.Config.Path, reload, opts.Logger); err != nil {
-			opts.Logger.Warn("config changes apply only after a restart", "err", err)
-			d.watch, err = nil, nil
+		w, werr := watchConfig(opts.Config.Path, reload, opts.Logger)
+		if werr != nil {
+			opts.Logger.Warn("config changes apply only after a restart", "err", werr)
+			w = nil
 		}
+		d.watch = w
 	}
 	return d, nil
 }
