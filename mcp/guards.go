@@ -2,6 +2,7 @@ package mcp
 
 import (
 	"bytes"
+	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -167,8 +168,17 @@ func limitBody(max int64, next http.Handler) http.Handler {
 			return
 		}
 		r.Body = io.NopCloser(bytes.NewReader(body))
-		next.ServeHTTP(w, r)
+		next.ServeHTTP(w, r.WithContext(context.WithValue(r.Context(), bodyKey{}, body)))
 	})
+}
+
+type bodyKey struct{}
+
+// readBody is the request body limitBody read, for the handlers after it
+// that look at it before mcp-go; nil when there was none.
+func readBody(r *http.Request) []byte {
+	b, _ := r.Context().Value(bodyKey{}).([]byte)
+	return b
 }
 
 // tooLarge answers 413 and closes the connection: the rest of the body

@@ -3,7 +3,6 @@ package mcp
 import (
 	"bytes"
 	"encoding/json"
-	"io"
 	"net/http"
 
 	mcpgo "github.com/mark3labs/mcp-go/mcp"
@@ -16,18 +15,11 @@ import (
 // does not exist. Everything else passes through unchanged.
 func (s *Server) answerDownTools(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if r.Method != http.MethodPost {
+		body := readBody(r) // read once, by limitBody
+		if r.Method != http.MethodPost || body == nil {
 			next.ServeHTTP(w, r)
 			return
 		}
-		body, err := io.ReadAll(r.Body)
-		if err != nil {
-			// Over the body cap, or the client went away: mcp-go reports it.
-			r.Body = io.NopCloser(io.MultiReader(bytes.NewReader(body), errReader{err}))
-			next.ServeHTTP(w, r)
-			return
-		}
-		r.Body = io.NopCloser(bytes.NewReader(body))
 		id, p, ok := s.downToolCall(body)
 		if !ok {
 			next.ServeHTTP(w, r)
@@ -67,8 +59,3 @@ func (s *Server) downToolCall(body []byte) (any, *shortCallParams, bool) {
 	}
 	return id, &p, true
 }
-
-// errReader fails every read with err.
-type errReader struct{ err error }
-
-func (e errReader) Read([]byte) (int, error) { return 0, e.err }
