@@ -63,8 +63,8 @@ func New(a fyne.App, b Backend, opts Options) *Desktop {
 	d.Header = newHeader(a, b, d.bridge)
 	d.Prefs = newPreferencesTab(b, d.bridge, d.Header.setPrivacy)
 	d.Servers = newServersTab(b, d.bridge, a, d.Window)
-	d.Documents = newDocumentsTab(b, d.bridge, d.Window)
-	d.Runs = newRunsTab(b, d.bridge)
+	d.Documents = newDocumentsTab(b, d.bridge, a, d.Window)
+	d.Runs = newRunsTab(b, d.bridge, a)
 	d.Tabs = container.NewAppTabs(
 		container.NewTabItemWithIcon(TabPreferences, theme.SettingsIcon(), d.Prefs.object),
 		container.NewTabItemWithIcon(TabServers, theme.ComputerIcon(), d.Servers.object),

@@ -22,12 +22,17 @@ type DocumentsTab struct {
 	Cancel    *widget.Button
 	Progress  *widget.ProgressBar
 	Current   *widget.Label
-	Stats     *widget.Label
-	Query     *widget.Entry
-	Results   *fyne.Container
+	// CopyDetails copies the full text behind the last failure shown.
+	CopyDetails *widget.Button
+	Stats       *widget.Label
+	Query       *widget.Entry
+	Results     *fyne.Container
 
 	folders   []string
 	ingesting bool
+	// cancelled: the user cancelled the ingest in progress.
+	cancelled bool
+	line      *statusLine
 	cancel    context.CancelFunc
 	backend   DocumentsBackend
 	bridge    *bridge
@@ -35,12 +40,12 @@ type DocumentsTab struct {
 	object    fyne.CanvasObject
 }
 
-func newDocumentsTab(backend DocumentsBackend, br *bridge, w fyne.Window) *DocumentsTab {
+func newDocumentsTab(backend DocumentsBackend, br *bridge, a fyne.App, w fyne.Window) *DocumentsTab {
+	line := newStatusLine(a, "")
 	t := &DocumentsTab{Folders: widget.NewLabel("No folders yet"), Progress: widget.NewProgressBar(),
-		Current: widget.NewLabel(""), Stats: widget.NewLabel("Index: loading…"), Query: widget.NewEntry(),
-		Results: container.NewVBox(), backend: backend, bridge: br, window: w}
+		Current: line.Label, CopyDetails: line.CopyDetails, line: line, Stats: widget.NewLabel("Index: loading…"),
+		Query: widget.NewEntry(), Results: container.NewVBox(), backend: backend, bridge: br, window: w}
 	t.Folders.Wrapping = fyne.TextWrapWord
-	t.Current.Truncation = fyne.TextTruncateEllipsis
 	t.AddFolder = widget.NewButtonWithIcon("Add folder…", theme.FolderNewIcon(), t.askFolder)
 	t.Ingest = widget.NewButtonWithIcon("Ingest", theme.UploadIcon(), t.StartIngest)
 	t.Cancel = widget.NewButtonWithIcon("Cancel", theme.CancelIcon(), t.CancelIngest)
@@ -50,7 +55,7 @@ func newDocumentsTab(backend DocumentsBackend, br *bridge, w fyne.Window) *Docum
 	t.Query.OnSubmitted = func(string) { t.search() }
 	search := widget.NewButtonWithIcon("Search", theme.SearchIcon(), t.search)
 	top := widget.NewCard("Folders", "", container.NewVBox(t.Folders,
-		container.NewHBox(t.AddFolder, t.Ingest, t.Cancel), t.Progress, t.Current, t.Stats))
+		container.NewHBox(t.AddFolder, t.Ingest, t.Cancel), t.Progress, line.object, t.Stats))
 	bar := container.NewBorder(nil, nil, nil, search, t.Query)
 	t.object = container.NewBorder(container.NewVBox(top, bar), nil, nil, nil, container.NewVScroll(t.Results))
 	return t
@@ -71,7 +76,7 @@ func (t *DocumentsTab) load() {
 func (t *DocumentsTab) loadStats() {
 	fetch(t.bridge, t.backend.IndexStats, func(s IndexStats, err error) {
 		if err != nil {
-			t.Stats.SetText("Index: " + err.Error())
+			t.Stats.SetText("Index: " + plain(err).sentence())
 			return
 		}
 		t.Stats.SetText(describeStats(s))
@@ -111,16 +116,16 @@ func (t *DocumentsTab) addFolder(path string) {
 func (t *DocumentsTab) StartIngest() {
 	if t.ingesting || len(t.folders) == 0 {
 		if len(t.folders) == 0 {
-			t.Current.SetText("Add a folder first")
+			t.line.say("Add a folder first")
 		}
 		return
 	}
-	t.ingesting = true
+	t.ingesting, t.cancelled = true, false
 	t.Ingest.Disable()
 	t.Cancel.Enable()
 	t.Progress.SetValue(0)
 	t.Progress.Show()
-	t.Current.SetText("Scanning…")
+	t.line.say("Scanning…")
 	ctx, cancel := t.bridge.cancellable()
 	t.cancel = cancel
 	paths := slices.Clone(t.folders)
@@ -135,7 +140,9 @@ func (t *DocumentsTab) StartIngest() {
 
 // CancelIngest stops a running ingest.
 func (t *DocumentsTab) CancelIngest() {
-	if t.cancel != nil {
+	if t.ingesting && t.cancel != nil {
+		t.cancelled = true
+		t.line.say("Cancelling…")
 		t.cancel()
 	}
 }
@@ -155,11 +162,15 @@ func (t *DocumentsTab) ingested(s IngestSummary, err error) {
 	t.ingesting = false
 	t.Ingest.Enable()
 	t.Cancel.Disable()
-	if err != nil {
-		t.Current.SetText("Ingest stopped: " + err.Error())
-	} else {
+	switch {
+	case err != nil && t.cancelled:
+		t.line.say(fmt.Sprintf("Ingest cancelled after %s; what was indexed stays in the index.",
+			Plural(s.Indexed, "new or changed file", "new or changed files")))
+	case err != nil:
+		t.line.fail("Ingest stopped.", err)
+	default:
 		t.Progress.SetValue(1)
-		t.Current.SetText(fmt.Sprintf("Done: %d new or changed, %d unchanged, %d removed, %d skipped, %d failed (%s)",
+		t.line.say(fmt.Sprintf("Done: %d new or changed, %d unchanged, %d removed, %d skipped, %d failed (%s)",
 			s.Indexed, s.Unchanged, s.Removed, s.Skipped, s.Failed, Plural(s.Chunks, "chunk", "chunks")))
 	}
 	t.loadStats()
@@ -183,7 +194,8 @@ func (t *DocumentsTab) search() {
 func (t *DocumentsTab) showHits(q string, hits []SearchHit, err error) {
 	t.Results.RemoveAll()
 	if err != nil {
-		t.Results.Add(widget.NewLabel("Search failed: " + err.Error()))
+		t.line.fail("Search failed.", err)
+		t.Results.Add(widget.NewLabel(t.Current.Text))
 		return
 	}
 	if len(hits) == 0 {

@@ -26,6 +26,8 @@ type fakeBackend struct {
 
 	// ingestGate, when set, holds the ingest after its first progress report.
 	ingestGate chan struct{}
+	// failWith, when set, is the error Ingest, Search and Run fail with.
+	failWith error
 	// runGate, when set, holds a run after its first two steps until ctx ends
 	// or the gate is closed.
 	runGate chan struct{}
@@ -193,6 +195,9 @@ func (f *fakeBackend) DocumentRoots(context.Context) ([]string, error) {
 // Ingest reports four files; with ingestGate set it holds after the first.
 func (f *fakeBackend) Ingest(ctx context.Context, paths []string, progress func(IngestProgress)) (IngestSummary, error) {
 	f.note()
+	if f.failWith != nil {
+		return IngestSummary{}, f.failWith
+	}
 	for i := 1; i <= 4; i++ {
 		progress(IngestProgress{Done: i, Total: 4, Path: fmt.Sprintf("%s/file%d.md", paths[0], i)})
 		if i == 1 && f.ingestGate != nil {
@@ -213,5 +218,8 @@ func (f *fakeBackend) IndexStats(context.Context) (IndexStats, error) {
 
 func (f *fakeBackend) Search(_ context.Context, q string, k int) ([]SearchHit, error) {
 	f.note()
+	if f.failWith != nil {
+		return nil, f.failWith
+	}
 	return []SearchHit{{Path: "/home/me/notes/launch.md", Heading: "Q3", Score: 1.5, Snippet: "the **" + q + "** plan"}}, nil
 }

@@ -11,7 +11,7 @@ func (f *fakeBackend) Run(ctx context.Context, req RunRequest, onStep func(RunSt
 	f.note()
 	f.mu.Lock()
 	f.runCtx = ctx
-	gate, custom, forced := f.runGate, f.runSteps, f.runForced
+	gate, custom, forced, fail := f.runGate, f.runSteps, f.runForced, f.failWith
 	f.mu.Unlock()
 	d := RunDetail{RunSummary: RunSummary{ID: "run-" + req.Mode, Task: req.Task, Started: time.Now()}, Mode: req.Mode}
 	steps := []RunStep{
@@ -33,6 +33,11 @@ func (f *fakeBackend) Run(ctx context.Context, req RunRequest, onStep func(RunSt
 			f.record(d)
 			return d, ctx.Err()
 		}
+	}
+	if fail != nil {
+		d.Status = "failed"
+		f.record(d)
+		return d, fail
 	}
 	d.Status, d.Answer, d.USD, d.ToolCalls, d.Forced = "answered", "42", 0.0123, 1, forced
 	f.record(d)

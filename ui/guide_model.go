@@ -54,20 +54,52 @@ func newGuideModel(backend GuideBackend, br *bridge, saved func()) *guideModel {
 	return m
 }
 
-// load fetches the presets off the UI goroutine.
+// guideStart is what the page opens with: the presets, and the
+// orchestrator configured now.
+type guideStart struct {
+	presets []ModelPreset
+	setup   SetupState
+}
+
+// load fetches the presets and the configured orchestrator off the UI
+// goroutine; a configured orchestrator fills the page, so that the user
+// edits what is there rather than starting from the placeholders.
 func (m *guideModel) load() {
-	fetch(m.bridge, func(ctx contextT) ([]ModelPreset, error) { return m.backend.ModelPresets(ctx), nil },
-		func(p []ModelPreset, _ error) {
-			m.presets = p
-			options := []string{ownServer}
-			for _, pr := range p {
-				options = append(options, pr.Name)
-			}
-			m.Preset.SetOptions(options)
-			if m.Preset.Selected == "" {
-				m.Preset.SetSelected(ownServer)
-			}
-		})
+	fetch(m.bridge, func(ctx contextT) (guideStart, error) {
+		st, err := m.backend.SetupState(ctx)
+		return guideStart{presets: m.backend.ModelPresets(ctx), setup: st}, err
+	}, func(g guideStart, err error) {
+		m.presets = g.presets
+		options := []string{ownServer}
+		for _, pr := range g.presets {
+			options = append(options, pr.Name)
+		}
+		m.Preset.SetOptions(options)
+		if m.Preset.Selected != "" {
+			return
+		}
+		if err != nil || !g.setup.ModelConfigured {
+			m.Preset.SetSelected(ownServer)
+			return
+		}
+		m.prefill(g.setup.Model)
+	})
+}
+
+// prefill shows the configured orchestrator, unless the user has begun
+// typing another.
+func (m *guideModel) prefill(s ModelSetup) {
+	if m.URL.Text != "" || m.Model.Text != "" {
+		return
+	}
+	if _, ok := m.preset(s.Preset); ok {
+		m.Preset.SetSelected(s.Preset) // fills URL and model from the preset
+	} else {
+		m.Preset.SetSelected(ownServer)
+	}
+	m.URL.SetText(s.BaseURL)
+	m.Model.SetText(s.Model)
+	m.Result.SetText("Configured now: " + s.Model + " at " + s.BaseURL + ".")
 }
 
 func (m *guideModel) preset(name string) (ModelPreset, bool) {

@@ -104,3 +104,36 @@ func TestGuideFindsOtherAppsServers(t *testing.T) {
 		t.Fatalf("after finding servers the button says %q", h.d.Guide.Next.Text)
 	}
 }
+
+// Opened from Help with an orchestrator configured, the guide starts from
+// it (its preset too), not from the placeholders.
+func TestGuideStartsFromTheConfiguredOrchestrator(t *testing.T) {
+	cases := []struct {
+		name   string
+		setup  ModelSetup
+		preset string
+	}{
+		{"own server", ModelSetup{BaseURL: "http://gpu-box:8000/v1", Model: "nvidia/Orchestrator-8B"}, ownServer},
+		{"preset", ModelSetup{BaseURL: "http://127.0.0.1:8080/v1", Model: "orch-gguf", Preset: "llama.cpp"}, "llama.cpp"},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			h := newHarness(t, func(fb *fakeBackend) {
+				fb.guide.setup = SetupState{ModelConfigured: true, Servers: 1, Folders: 1, Model: tc.setup}
+			})
+			if h.d.Guide.Visible() {
+				t.Fatal("the guide opened by itself with everything configured")
+			}
+			h.d.Guide.Open()
+			m := h.d.Guide.Model
+			h.waitFor("the configured orchestrator", func() bool { return m.URL.Text == tc.setup.BaseURL })
+			if m.Model.Text != tc.setup.Model || m.Preset.Selected != tc.preset {
+				t.Fatalf("guide shows %q %q preset %q", m.URL.Text, m.Model.Text, m.Preset.Selected)
+			}
+			if !strings.Contains(m.Result.Text, "Configured now") {
+				t.Fatalf("result %q", m.Result.Text)
+			}
+			h.checkNothingOnUI()
+		})
+	}
+}

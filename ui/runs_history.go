@@ -64,7 +64,7 @@ func (h *runHistory) reload() {
 	fetch(h.bridge, func(ctx contextT) ([]RunSummary, error) { return h.backend.History(ctx, q, historyLimit) },
 		func(runs []RunSummary, err error) {
 			if err != nil {
-				h.Detail.SetText("Could not read the history: " + err.Error())
+				h.Detail.SetText("Could not read the history. " + plain(err).sentence())
 				return
 			}
 			h.runs = runs
@@ -85,7 +85,7 @@ func (h *runHistory) open(id string, auto bool) {
 	fetch(h.bridge, func(ctx contextT) (RunDetail, error) { return h.backend.RunDetail(ctx, id) },
 		func(d RunDetail, err error) {
 			if err != nil {
-				h.Detail.SetText("Could not read run " + id + ": " + err.Error())
+				h.Detail.SetText("Could not read run " + id + ". " + plain(err).sentence())
 				return
 			}
 			h.onPick(d, auto)

@@ -19,18 +19,21 @@ type RunsTab struct {
 	RunButton *widget.Button
 	CancelBtn *widget.Button
 	State     *widget.Label
-	Steps     *fyne.Container
-	StepRows  []*stepRow // the rows in Steps, in order
-	Answer    *widget.Label
-	History   *runHistory
-	Spend     *BarChart
-	Mix       *BarChart
+	// CopyDetails copies the full text behind a failed run's error.
+	CopyDetails *widget.Button
+	Steps       *fyne.Container
+	StepRows    []*stepRow // the rows in Steps, in order
+	Answer      *widget.Label
+	History     *runHistory
+	Spend       *BarChart
+	Mix         *BarChart
 
 	running bool
 	started bool              // a run was started here: the newest stored run is not shown over it
 	expand  int               // the 1-based step shown expanded as it arrives; 0 for none
 	scroll  *container.Scroll // holds the steps and the answer
 	cancel  context.CancelFunc
+	line    *statusLine
 	backend RunsBackend
 	bridge  *bridge
 	object  fyne.CanvasObject
@@ -41,9 +44,10 @@ var (
 	mixColor   = color.NRGBA{R: 0x8b, G: 0x5c, B: 0xf6, A: 0xff}
 )
 
-func newRunsTab(backend RunsBackend, br *bridge) *RunsTab {
+func newRunsTab(backend RunsBackend, br *bridge, a fyne.App) *RunsTab {
+	line := newStatusLine(a, "Ready")
 	t := &RunsTab{Task: widget.NewMultiLineEntry(), Mode: widget.NewSelect(RunModes, nil),
-		State: widget.NewLabel("Ready"), Steps: container.NewVBox(), Answer: widget.NewLabel(""),
+		State: line.Label, CopyDetails: line.CopyDetails, line: line, Steps: container.NewVBox(), Answer: widget.NewLabel(""),
 		Spend:   NewBarChart("Spend per day (USD)", true, spendColor),
 		Mix:     NewBarChart("Calls per tool and model (selected run)", false, mixColor),
 		backend: backend, bridge: br}
@@ -51,7 +55,6 @@ func newRunsTab(backend RunsBackend, br *bridge) *RunsTab {
 	t.Task.SetMinRowsVisible(3)
 	t.Task.Wrapping = fyne.TextWrapWord
 	t.Mode.SetSelected(RunModes[0])
-	t.State.Truncation = fyne.TextTruncateEllipsis
 	t.Answer.Wrapping = fyne.TextWrapWord
 	t.RunButton = widget.NewButtonWithIcon("Run", theme.MediaPlayIcon(), t.StartRun)
 	t.RunButton.Importance = widget.HighImportance
@@ -64,7 +67,7 @@ func newRunsTab(backend RunsBackend, br *bridge) *RunsTab {
 
 func (t *RunsTab) layout() fyne.CanvasObject {
 	controls := container.NewBorder(nil, nil,
-		container.NewHBox(widget.NewLabel("Mode"), t.Mode, t.RunButton, t.CancelBtn), nil, t.State)
+		container.NewHBox(widget.NewLabel("Mode"), t.Mode, t.RunButton, t.CancelBtn), nil, t.line.object)
 	stepsCard := widget.NewCard("Steps", "", t.Steps)
 	answerCard := widget.NewCard("Answer", "", t.Answer)
 	t.scroll = container.NewVScroll(container.NewVBox(stepsCard, answerCard))
@@ -91,7 +94,7 @@ func (t *RunsTab) StartRun() {
 	t.CancelBtn.Enable()
 	t.clearSteps()
 	t.Answer.SetText("")
-	t.State.SetText("Running…")
+	t.line.say("Running…")
 	ctx, cancel := t.bridge.cancellable()
 	t.cancel = cancel
 	go func() {
@@ -158,7 +161,7 @@ func answerText(d RunDetail, err error) string {
 	case d.Answer != "":
 		return d.Answer
 	case err != nil:
-		return "No answer: " + err.Error()
+		return "No answer. " + plain(err).sentence()
 	case d.Error != "":
 		return "No answer: " + d.Error
 	}
@@ -175,6 +178,7 @@ func (t *RunsTab) finished(d RunDetail, err error) {
 	}
 	t.State.SetText(fmt.Sprintf("%s · %s · %s · %s", orDash(status), usd(d.USD), wall(d.Wall),
 		Plural(d.ToolCalls, "tool call", "tool calls")))
+	t.line.keepDetails(err)
 	if text := answerText(d, err); text != "" {
 		t.Answer.SetText(text)
 	}

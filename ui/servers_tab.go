@@ -34,7 +34,7 @@ type ServersTab struct {
 	Confirm  *ConfirmRemove
 
 	serversBox, builtinBox, modelBox *fyne.Container
-	details                          string
+	line                             *statusLine
 	backend                          ServersBackend
 	bridge                           *bridge
 	window                           fyne.Window
@@ -48,16 +48,16 @@ type ServersTab struct {
 }
 
 func newServersTab(backend ServersBackend, br *bridge, a fyne.App, w fyne.Window) *ServersTab {
-	t := &ServersTab{Rows: map[string]*ServerRow{}, Status: widget.NewLabel(""), Summary: widget.NewLabel("Loading…"),
+	line := newStatusLine(a, "")
+	t := &ServersTab{Rows: map[string]*ServerRow{}, Status: line.Label, CopyDetails: line.CopyDetails, line: line,
+		Summary:    widget.NewLabel("Loading…"),
 		serversBox: container.NewVBox(), builtinBox: container.NewVBox(), modelBox: container.NewVBox(),
 		BuiltinHeader: widget.NewLabel("toolhub's own tools"), ModelHeader: widget.NewLabel("Models"),
 		backend: backend, bridge: br, window: w, app: a}
-	t.Status.Wrapping = fyne.TextWrapWord
+	t.Status.Truncation, t.Status.Wrapping = fyne.TextTruncateOff, fyne.TextWrapWord
 	t.BuiltinHeader.TextStyle.Bold, t.ModelHeader.TextStyle.Bold = true, true
 	t.AddJSON = widget.NewButtonWithIcon("Add from JSON…", theme.ContentAddIcon(), t.askJSON)
 	t.Import = widget.NewButtonWithIcon("Import from another app…", theme.FolderOpenIcon(), t.askImport)
-	t.CopyDetails = widget.NewButtonWithIcon("Copy details", theme.ContentCopyIcon(), func() { t.copy(t.details) })
-	t.CopyDetails.Hide()
 	t.EmptyAdd = widget.NewButtonWithIcon("Add from JSON…", theme.ContentAddIcon(), t.askJSON)
 	t.EmptyImport = widget.NewButtonWithIcon("Import from another app…", theme.FolderOpenIcon(), t.askImport)
 	hint := widget.NewLabel("Paste a server's JSON from its README, or bring over the servers you set up in Claude Desktop, Cursor or VS Code.")
@@ -69,8 +69,7 @@ func newServersTab(backend ServersBackend, br *bridge, a fyne.App, w fyne.Window
 	list := container.NewVBox(t.Empty, t.serversBox, t.BuiltinHeader, t.builtinBox, t.ModelHeader, t.modelBox)
 	t.Summary.Wrapping = fyne.TextWrapWord
 	bar := container.NewVBox(container.NewHBox(t.AddJSON, t.Import), t.Summary)
-	status := container.NewBorder(nil, nil, nil, t.CopyDetails, t.Status)
-	t.object = container.NewBorder(bar, status, nil, nil, container.NewVScroll(list))
+	t.object = container.NewBorder(bar, line.object, nil, nil, container.NewVScroll(list))
 	return t
 }
 
@@ -170,20 +169,11 @@ func summarizeServers(list []ServerInfo) string {
 }
 
 // say shows a message that needs no details.
-func (t *ServersTab) say(text string) {
-	t.Status.SetText(text)
-	t.details = ""
-	t.CopyDetails.Hide()
-}
+func (t *ServersTab) say(text string) { t.line.say(text) }
 
 // fail shows what went wrong in words, keeping the full text for "Copy
 // details".
-func (t *ServersTab) fail(lead string, err error) {
-	pe := plain(err)
-	t.Status.SetText(joinSentences(lead, pe.sentence()))
-	t.details = pe.Details
-	showIf(t.CopyDetails, t.details != "")
-}
+func (t *ServersTab) fail(lead string, err error) { t.line.fail(lead, err) }
 
 // copy puts text on the clipboard.
 func (t *ServersTab) copy(text string) {

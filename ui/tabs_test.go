@@ -75,7 +75,44 @@ func TestIngestCancel(t *testing.T) {
 	test.Tap(h.d.Documents.Ingest)
 	h.waitFor("first progress", func() bool { return h.d.Documents.Progress.Value == 0.25 })
 	test.Tap(h.d.Documents.Cancel)
-	h.waitFor("stopped", func() bool { return strings.HasPrefix(h.d.Documents.Current.Text, "Ingest stopped") })
+	h.waitFor("cancelled", func() bool { return strings.HasPrefix(h.d.Documents.Current.Text, "Ingest cancelled after 0") })
+	if h.d.Documents.CopyDetails.Visible() || !h.d.Documents.Cancel.Disabled() {
+		t.Fatal("a cancel the user asked for is shown as a failure")
+	}
+}
+
+// A failure in the Documents and Runs tabs is said in words with its fix,
+// and its full text is one click away; the next success hides the button.
+func TestTabsSayFailuresInWords(t *testing.T) {
+	fail := &PlainError{Summary: "Nothing answers at the embedder.", Fix: "Start it.",
+		Details: "embed: dial tcp 127.0.0.1:9: connect: connection refused"}
+	h := newHarness(t, func(fb *fakeBackend) { fb.failWith = fail })
+	docs := h.d.Documents
+	h.waitFor("configured root", func() bool { return len(docs.folders) == 1 })
+	test.Tap(docs.Ingest)
+	h.waitFor("the failure", func() bool { return docs.Current.Text == "Ingest stopped. Nothing answers at the embedder. Start it." })
+	test.Tap(docs.CopyDetails)
+	if got := h.d.App.Clipboard().Content(); got != fail.Details {
+		t.Fatalf("copied %q", got)
+	}
+	docs.Search("launch")
+	h.waitFor("the search failure", func() bool { return strings.HasPrefix(docs.Current.Text, "Search failed. Nothing answers") })
+
+	runs := h.d.Runs
+	runs.RunTask("what is new")
+	h.waitFor("the failed run", func() bool { return strings.HasPrefix(runs.State.Text, "failed") })
+	if !strings.HasPrefix(runs.Answer.Text, "No answer. Nothing answers at the embedder. Start it.") || !runs.CopyDetails.Visible() {
+		t.Fatalf("answer %q, copy details shown %v", runs.Answer.Text, runs.CopyDetails.Visible())
+	}
+	h.fb.mu.Lock()
+	h.fb.failWith = nil
+	h.fb.mu.Unlock()
+	runs.RunTask("what is new")
+	h.waitFor("the answered run", func() bool { return strings.HasPrefix(runs.State.Text, "answered") })
+	if runs.CopyDetails.Visible() {
+		t.Fatal("details of the old failure are still offered")
+	}
+	h.checkNothingOnUI()
 }
 
 func TestServersShowStateAndActions(t *testing.T) {

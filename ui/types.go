@@ -269,8 +269,12 @@ func joinSentences(parts ...string) string {
 type SetupState struct {
 	// ModelConfigured: the config names an orchestrator.
 	ModelConfigured bool
-	Servers         int // the user's own servers, not toolhub's
-	Folders         int // document folders
+	// Model is the orchestrator in use, to start the guide from; its
+	// Preset is "" unless toolhub launches the server with a preset's
+	// command.
+	Model   ModelSetup
+	Servers int // the user's own servers, not toolhub's
+	Folders int // document folders
 }
 
 // ModelPreset is a way toolhub can start the orchestrator's server.

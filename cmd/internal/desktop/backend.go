@@ -4,6 +4,7 @@ import (
 	"log/slog"
 	"sync"
 	"sync/atomic"
+	"time"
 
 	"github.com/toolhub/toolhub/cmd/internal/daemon"
 	"github.com/toolhub/toolhub/config"
@@ -29,6 +30,9 @@ type Options struct {
 	// Discover finds other clients' config files (default: config.Discover
 	// on this machine).
 	Discover func() []config.Found
+	// ModelProbeEvery is how often the model endpoints' health is asked
+	// for the Servers tab while none is loading (default 30s).
+	ModelProbeEvery time.Duration
 }
 
 // Backend implements ui.Backend over a running daemon.
@@ -42,6 +46,8 @@ type Backend struct {
 	// models are the models in use: opts.Models until the guide saves
 	// another orchestrator.
 	models atomic.Pointer[config.Models]
+	// watch holds the model endpoints' health for their rows.
+	watch *modelWatch
 }
 
 var _ ui.Backend = (*Backend)(nil)
@@ -58,7 +64,11 @@ func New(opts Options) *Backend {
 	if opts.Store != nil {
 		opts.Daemon.FollowPreferences(opts.Store)
 	}
-	b := &Backend{opts: opts, log: opts.Logger, runs: &runLog{rec: opts.Daemon.RunLog()}, endpoint: opts.Endpoint}
+	if opts.ModelProbeEvery <= 0 {
+		opts.ModelProbeEvery = defaultModelProbeEvery
+	}
+	b := &Backend{opts: opts, log: opts.Logger, runs: &runLog{rec: opts.Daemon.RunLog()}, endpoint: opts.Endpoint,
+		watch: newModelWatch()}
 	b.models.Store(opts.Models)
 	return b
 }

@@ -21,7 +21,9 @@ var changeTypes = map[events.Type]ui.Change{
 const changesBuffer = 1024
 
 // Changes implements ui.ChangesBackend from the daemon's event bus: the
-// window is told, not polling.
+// window is told, not polling. The model endpoints, which are outside
+// toolhub, are asked how they are while the window follows, and a change
+// of their health is told the same way.
 func (b *Backend) Changes(ctx context.Context, fn func(ui.Change)) {
 	var mask events.Type
 	for t := range changeTypes {
@@ -29,6 +31,12 @@ func (b *Backend) Changes(ctx context.Context, fn func(ui.Change)) {
 	}
 	stop, _ := b.opts.Daemon.Bus().Follow(events.Filter{Mask: mask, Buffer: changesBuffer},
 		func(e events.Event) { fn(changeTypes[e.Type]) })
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		b.watch.run(ctx, b.opts.ModelProbeEvery, b.modelEndpoints, func() { fn(ui.ChangeServers) })
+	}()
 	<-ctx.Done()
 	stop()
+	<-done
 }

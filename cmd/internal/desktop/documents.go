@@ -65,10 +65,11 @@ func insideAny(path string, roots []string) bool {
 func (b *Backend) Ingest(ctx context.Context, paths []string, progress func(ui.IngestProgress)) (ui.IngestSummary, error) {
 	docs := b.opts.Daemon.Documents()
 	if docs == nil {
-		return ui.IngestSummary{}, errors.New("this toolhub has no document index")
+		return ui.IngestSummary{}, &ui.PlainError{Summary: "This toolhub keeps no document index.",
+			Fix: `Turn the documents tools on in the config ("documents").`}
 	}
 	if err := b.allowFolders(docs, paths); err != nil {
-		return ui.IngestSummary{}, err
+		return ui.IngestSummary{}, plainError(err)
 	}
 	id := tools.NewIngestID()
 	stop, _ := b.opts.Daemon.Bus().Follow(events.Filter{Mask: events.IngestProgress, Subject: id},
@@ -80,7 +81,7 @@ func (b *Backend) Ingest(ctx context.Context, paths []string, progress func(ui.I
 	rep, err := docs.Ingest(ctx, id, paths)
 	stop()
 	return ui.IngestSummary{Indexed: rep.Indexed, Unchanged: rep.Unchanged, Skipped: rep.Skipped,
-		Failed: rep.Failed, Removed: rep.Removed, Chunks: rep.Chunks}, err
+		Failed: rep.Failed, Removed: rep.Removed, Chunks: rep.Chunks}, plainError(err)
 }
 
 // searchResults mirrors the search_documents tool's structured result.
@@ -99,7 +100,7 @@ type searchResults struct {
 func (b *Backend) Search(ctx context.Context, query string, k int) ([]ui.SearchHit, error) {
 	var res searchResults
 	if err := b.callStructured(ctx, toolSearchDocuments, map[string]any{"query": query, "k": k}, &res); err != nil {
-		return nil, err
+		return nil, plainError(err)
 	}
 	hits := make([]ui.SearchHit, 0, len(res.Hits))
 	for _, h := range res.Hits {
@@ -116,7 +117,7 @@ func (b *Backend) IndexStats(ctx context.Context) (ui.IndexStats, error) {
 	}
 	st, err := docs.Status(ctx)
 	if err != nil {
-		return ui.IndexStats{Documents: -1}, err
+		return ui.IndexStats{Documents: -1}, plainError(err)
 	}
 	out := ui.IndexStats{Documents: st.Documents, Chunks: st.Chunks, Bytes: st.DiskBytes, Embedder: st.Embedder}
 	if st.StoredEmbedder != "" && st.StoredEmbedder != st.Embedder {

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"net/http"
 	"os/exec"
+	"slices"
 	"strings"
 
 	"github.com/toolhub/toolhub/cmd/internal/daemon"
@@ -21,6 +22,9 @@ func (b *Backend) SetupState(ctx context.Context) (ui.SetupState, error) {
 		return ui.SetupState{}, err
 	}
 	s := ui.SetupState{Folders: len(roots), ModelConfigured: modelConfigured(b.currentModels())}
+	if m := b.currentModels(); m != nil {
+		s.Model = ui.ModelSetup{BaseURL: m.Orchestrator.BaseURL, Model: m.Orchestrator.ModelID, Preset: launchPreset(m.Launch)}
+	}
 	for name := range b.opts.Config.MCPServers {
 		if !strings.HasPrefix(name, "toolhub-") {
 			s.Servers++
@@ -115,7 +119,22 @@ func (b *Backend) SaveModel(_ context.Context, m ui.ModelSetup) error {
 		return err
 	}
 	b.models.Store(models)
+	b.watch.recheck()
 	return nil
+}
+
+// launchPreset names the preset whose command toolhub launches; "" for
+// none or a command of the user's own.
+func launchPreset(l *config.Launch) string {
+	if l == nil {
+		return ""
+	}
+	for _, p := range config.LaunchPresets() {
+		if slices.Equal(p.Command, l.Command) {
+			return p.Name
+		}
+	}
+	return ""
 }
 
 func presetNamed(name string) (config.LaunchPreset, bool) {

@@ -8,6 +8,7 @@ import (
 
 	"fyne.io/fyne/v2/test"
 
+	"github.com/toolhub/toolhub/config"
 	"github.com/toolhub/toolhub/internal/scriptedmodel"
 )
 
@@ -52,5 +53,18 @@ func TestGuideSavesAModelTheNextRunUses(t *testing.T) {
 	}
 	if n := len(old.Requests()); n != 0 {
 		t.Fatalf("the old orchestrator still got %d requests", n)
+	}
+}
+
+// The guide opened from Help starts from the orchestrator in use.
+func TestGuideShowsTheOrchestratorInUse(t *testing.T) {
+	orch := scriptedmodel.New()
+	defer orch.Close()
+	e := newEnv(t, orch)
+	e.desk.Guide.Open()
+	m := e.desk.Guide.Model
+	e.waitFor("the orchestrator in use", func() bool { return m.URL.Text == orch.URL()+"/v1" })
+	if m.Model.Text != config.DefaultOrchestratorModel {
+		t.Fatalf("model %q", m.Model.Text)
 	}
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"net/http"
+	"os"
 	"strings"
 	"time"
 
@@ -26,7 +27,11 @@ func (b *Backend) OrchestratorHealth(ctx context.Context) ui.OrchestratorHealth 
 		h.Reachable, h.Detail = true, "served by the calling client's model"
 		return h
 	}
-	if err := probeModels(ctx, o.BaseURL); err != nil {
+	key := ""
+	if o.APIKeyEnv != "" {
+		key = os.Getenv(o.APIKeyEnv)
+	}
+	if err := probeModels(ctx, o.BaseURL, key); err != nil {
 		h.Detail = err.Error() + "; the fallback policy decides"
 		return h
 	}
@@ -42,13 +47,17 @@ func (b *Backend) OrchestratorHealth(ctx context.Context) ui.OrchestratorHealth 
 	return h
 }
 
-// probeModels GETs base/models and expects a 200.
-func probeModels(ctx context.Context, base string) error {
+// probeModels GETs base/models (with the API key, when there is one) and
+// expects a 200.
+func probeModels(ctx context.Context, base, key string) error {
 	ctx, cancel := context.WithTimeout(ctx, healthTimeout)
 	defer cancel()
 	req, err := http.NewRequestWithContext(ctx, http.MethodGet, strings.TrimSuffix(base, "/")+"/models", nil)
 	if err != nil {
 		return fmt.Errorf("orchestrator URL %q: %w", base, err)
+	}
+	if key != "" {
+		req.Header.Set("Authorization", "Bearer "+key)
 	}
 	resp, err := http.DefaultClient.Do(req)
 	if err != nil {

@@ -34,6 +34,10 @@ func plainError(err error) error {
 	case errors.As(err, &unknown):
 		return &ui.PlainError{Summary: fmt.Sprintf("There is no server called %s any more.", unknown.Name),
 			Fix: "The list has been refreshed.", Details: details}
+	case errors.Is(err, context.Canceled):
+		return &ui.PlainError{Summary: "It was cancelled before it finished.", Details: details}
+	case errors.Is(err, errNoRunLog):
+		return &ui.PlainError{Summary: "This toolhub keeps no run history.", Fix: "Start it with a run log folder to keep runs.", Details: details}
 	case errors.Is(err, context.DeadlineExceeded):
 		return &ui.PlainError{Summary: "That took too long and was given up.", Fix: "Try again in a moment.", Details: details}
 	}

@@ -25,16 +25,16 @@ func (b *Backend) Run(ctx context.Context, req ui.RunRequest, onStep func(ui.Run
 	run, err := b.opts.Daemon.RunEpisode(ctx, creq)
 	stop()
 	if run == nil {
-		return ui.RunDetail{}, err
+		return ui.RunDetail{}, plainError(err)
 	}
-	return runDetail(run), err
+	return runDetail(run), plainError(err)
 }
 
 // History implements ui.RunsBackend.
 func (b *Backend) History(_ context.Context, query string, limit int) ([]ui.RunSummary, error) {
 	runs, err := b.runs.list(query, limit)
 	if err != nil {
-		return nil, err
+		return nil, plainError(err)
 	}
 	out := make([]ui.RunSummary, len(runs))
 	for i, r := range runs {
@@ -47,7 +47,7 @@ func (b *Backend) History(_ context.Context, query string, limit int) ([]ui.RunS
 func (b *Backend) RunDetail(_ context.Context, id string) (ui.RunDetail, error) {
 	run, err := b.runs.get(id)
 	if err != nil {
-		return ui.RunDetail{}, err
+		return ui.RunDetail{}, plainError(err)
 	}
 	return runDetail(run), nil
 }

@@ -126,20 +126,28 @@ func serverInfo(s hub.ServerStatus, f toolFigures) ui.ServerInfo {
 	return info
 }
 
-// modelInfos lists the orchestrator and the expert endpoints.
-func (b *Backend) modelInfos() []ui.ServerInfo {
-	if b.opts.Models == nil {
+// modelEndpoints are the orchestrator and the expert endpoints in use.
+func (b *Backend) modelEndpoints() []llm.ModelEndpoint {
+	m := b.currentModels()
+	if m == nil {
 		return nil
 	}
-	eps := append([]llm.ModelEndpoint{b.opts.Models.Orchestrator}, b.opts.Models.Endpoints...)
+	return append([]llm.ModelEndpoint{m.Orchestrator}, m.Endpoints...)
+}
+
+// modelInfos lists the orchestrator and the expert endpoints, each with
+// what its last probe found.
+func (b *Backend) modelInfos() []ui.ServerInfo {
+	eps := b.modelEndpoints()
 	out := make([]ui.ServerInfo, 0, len(eps))
 	for i, ep := range eps {
-		state := "configured"
+		role := "expert"
 		if i == 0 {
-			state = "orchestrator"
+			role = "orchestrator"
 		}
-		out = append(out, ui.ServerInfo{Name: ep.Name, Kind: ui.KindModel, Health: ui.HealthUnknown, State: state,
-			Locality: string(ep.Locality), Enabled: true,
+		st := b.watch.state(ep)
+		out = append(out, ui.ServerInfo{Name: ep.Name, Kind: ui.KindModel, Health: st.health,
+			State: role + ", " + st.words, Problem: st.problem, Locality: string(ep.Locality), Enabled: true,
 			Cost: fmt.Sprintf("$%g/M in, $%g/M out", ep.PriceIn, ep.PriceOut)})
 	}
 	return out
