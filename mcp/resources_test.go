@@ -3,13 +3,18 @@ package mcp
 import (
 	"context"
 	"encoding/json"
+	"net/http"
+	"net/http/httptest"
 	"slices"
 	"strings"
+	"sync"
 	"testing"
 
 	mcpclient "github.com/mark3labs/mcp-go/client"
 	mcpgo "github.com/mark3labs/mcp-go/mcp"
 	mcpserver "github.com/mark3labs/mcp-go/server"
+
+	"github.com/toolhub/toolhub/hub"
 )
 
 // libServer offers text and binary resources, a template and a prompt whose
@@ -181,6 +186,80 @@ func TestRawPassThroughKeepsUnmodelledFields(t *testing.T) {
 			}
 			if string(got) != tt.want {
 				t.Errorf("got %s, want %s", got, tt.want)
+			}
+		})
+	}
+}
+
+// A client that lists or reads resources as soon as toolhub is up (an MCP
+// Apps host fetching its ui:// page) waits for the servers still
+// connecting, as tools/list does, instead of finding nothing.
+func TestFirstResourceListWaitsForConnectingServers(t *testing.T) {
+	cases := []struct {
+		name string
+		call func(context.Context, *mcpclient.Client) (string, error)
+		want string
+	}{
+		{"list", func(ctx context.Context, c *mcpclient.Client) (string, error) {
+			res, err := c.ListResources(ctx, mcpgo.ListResourcesRequest{})
+			data, _ := json.Marshal(res)
+			return string(data), err
+		}, "lib://notes"},
+		{"read", func(ctx context.Context, c *mcpclient.Client) (string, error) {
+			var req mcpgo.ReadResourceRequest
+			req.Params.URI = "lib://notes"
+			res, err := c.ReadResource(ctx, req)
+			data, _ := json.Marshal(res)
+			return string(data), err
+		}, "some notes"},
+		{"prompts", func(ctx context.Context, c *mcpclient.Client) (string, error) {
+			res, err := c.ListPrompts(ctx, mcpgo.ListPromptsRequest{})
+			data, _ := json.Marshal(res)
+			return string(data), err
+		}, "review"},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			gate, waiting := make(chan struct{}), make(chan struct{})
+			lib := mcpserver.NewStreamableHTTPServer(libServer())
+			var once sync.Once
+			down := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+				<-gate // the server is still starting
+				lib.ServeHTTP(w, r)
+			}))
+			t.Cleanup(down.Close)
+			h, err := hub.New([]hub.ServerSpec{{Name: "lib", Transport: hub.TransportHTTP, URL: down.URL, Locality: hub.LocalityLocal}},
+				hub.Options{Logger: quietLogger(), CallTimeout: waitLimit, ConnectTimeout: waitLimit})
+			if err != nil {
+				t.Fatal(err)
+			}
+			h.Start(t.Context())
+			t.Cleanup(func() { _ = h.Close() })
+			srv := testServer(t, h, Options{Expose: ExposeDirect, ReadyTimeout: waitLimit,
+				WaitReady: func(ctx context.Context) error {
+					once.Do(func() { close(waiting) })
+					return h.WaitSettled(ctx)
+				}})
+			c := connectHTTP(t, serveHTTP(t, srv, HTTPOptions{}).URL(), clientOptions{legacy: true})
+			type answer struct {
+				text string
+				err  error
+			}
+			got := make(chan answer, 1)
+			go func() {
+				text, err := tc.call(t.Context(), c)
+				got <- answer{text, err}
+			}()
+			select {
+			case <-waiting:
+			case a := <-got:
+				close(gate)
+				t.Fatalf("answered before the servers settled: %s %v", a.text, a.err)
+			}
+			close(gate)
+			a := <-got
+			if a.err != nil || !strings.Contains(a.text, tc.want) {
+				t.Fatalf("got %s %v, want %q", a.text, a.err, tc.want)
 			}
 		})
 	}

@@ -107,7 +107,7 @@ func NewServer(cat Catalog, opts Options) (*Server, error) {
 	}
 	hooks := &mcpserver.Hooks{}
 	s.levels.register(hooks)
-	hooks.AddBeforeListTools(func(ctx context.Context, _ any, _ *mcpgo.ListToolsRequest) { s.awaitReady(ctx) })
+	s.holdFirstLists(hooks)
 	s.mcp = mcpserver.NewMCPServer(opts.Name, opts.Version, s.serverOptions(cat, hooks)...)
 	s.syncSurface()
 	s.stopWatch = cat.WatchCatalog(func(*hub.Snapshot) {
@@ -204,8 +204,24 @@ func (s *Server) follow() {
 	}
 }
 
-// awaitReady holds the first tools/list until the hub's servers have
-// connected (or failed), then brings the surface up to date.
+// holdFirstLists makes the first list or read of anything downstream
+// servers offer (tools, resources and their templates, prompts) wait for
+// the servers still connecting: a client that starts toolhub and reads a
+// resource at once (an MCP Apps ui:// page) finds it, as it finds the
+// tools.
+func (s *Server) holdFirstLists(hooks *mcpserver.Hooks) {
+	hooks.AddBeforeListTools(func(ctx context.Context, _ any, _ *mcpgo.ListToolsRequest) { s.awaitReady(ctx) })
+	hooks.AddBeforeListResources(func(ctx context.Context, _ any, _ *mcpgo.ListResourcesRequest) { s.awaitReady(ctx) })
+	hooks.AddBeforeListResourceTemplates(func(ctx context.Context, _ any, _ *mcpgo.ListResourceTemplatesRequest) {
+		s.awaitReady(ctx)
+	})
+	hooks.AddBeforeReadResource(func(ctx context.Context, _ any, _ *mcpgo.ReadResourceRequest) { s.awaitReady(ctx) })
+	hooks.AddBeforeListPrompts(func(ctx context.Context, _ any, _ *mcpgo.ListPromptsRequest) { s.awaitReady(ctx) })
+	hooks.AddBeforeGetPrompt(func(ctx context.Context, _ any, _ *mcpgo.GetPromptRequest) { s.awaitReady(ctx) })
+}
+
+// awaitReady holds the first list until the hub's servers have connected
+// (or failed), then brings the surface up to date.
 func (s *Server) awaitReady(ctx context.Context) {
 	if s.opts.WaitReady == nil {
 		return
