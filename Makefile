@@ -46,8 +46,8 @@ desktop-package: ## Package the Linux desktop app: dist/desktop/toolhub-desktop.
 	mv cmd/toolhub-desktop/toolhub-desktop.tar.xz dist/desktop/
 
 .PHONY: release-snapshot
-release-snapshot: ## Build every release archive, checksums, .deb and .rpm into dist/ (pinned GoReleaser, no publishing; SBOMs need syft)
-	./scripts/goreleaser.sh release --snapshot --clean $(if $(shell command -v syft),,--skip=sbom)
+release-snapshot: ## Build every release archive, checksums, SBOMs, .deb and .rpm into dist/ (pinned GoReleaser, no publishing)
+	./scripts/goreleaser.sh release --snapshot --clean
 
 .PHONY: cross-build
 cross-build: ## Build the headless binary for linux, darwin and windows (amd64, arm64) and go vet for windows and darwin

@@ -12,6 +12,7 @@ packages=(
   libxxf86vm-dev libgl-dev                        # building the Fyne desktop app
   libgl1-mesa-dri xvfb xauth imagemagick          # a real window and its screenshots
   chromium           # checking the evaluation's HTML report renders
+  rpm rpm2cpio cpio  # reading and unpacking the release .rpm
 )
 missing=()
 for p in "${packages[@]}"; do

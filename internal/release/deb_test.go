@@ -63,14 +63,14 @@ func run(t *testing.T, dir, name string, args ...string) string {
 	return string(out)
 }
 
-// buildDeb runs the pinned GoReleaser in snapshot mode and returns the
-// .deb it made. syft is not required: the SBOM step is skipped.
+// buildDeb runs the pinned GoReleaser in snapshot mode, checks the
+// checksums and the SBOM, and returns the .deb it made.
 func buildDeb(t *testing.T, repo string) string {
 	t.Helper()
 	dist := filepath.Join(t.TempDir(), "dist")
 	start := time.Now()
 	run(t, repo, filepath.Join(repo, "scripts", "goreleaser.sh"), "release", "--snapshot", "--clean",
-		"--skip=sbom", "--config", linuxAMD64Config(t, repo, dist))
+		"--config", linuxAMD64Config(t, repo, dist))
 	t.Logf("goreleaser release --snapshot (linux/amd64) took %s", time.Since(start).Round(time.Second))
 	debs, _ := filepath.Glob(filepath.Join(dist, "toolhub_*_amd64.deb"))
 	rpms, _ := filepath.Glob(filepath.Join(dist, "toolhub_*.rpm"))
@@ -83,7 +83,73 @@ func buildDeb(t *testing.T, repo string) string {
 			t.Errorf("checksums.txt does not list %s:\n%s", filepath.Base(p), sums)
 		}
 	}
+	checkSBOM(t, dist)
+	checkRPM(t, rpms[0])
 	return debs[0]
+}
+
+// installedPaths are the files both packages must install.
+var installedPaths = []string{"usr/bin/toolhub", "usr/share/man/man1/toolhub.1.gz", "usr/share/man/man1/toolhub-serve.1.gz",
+	"usr/share/bash-completion/completions/toolhub", "usr/share/zsh/vendor-completions/_toolhub",
+	"usr/share/fish/vendor_completions.d/toolhub.fish"}
+
+// checkRPM lists the .rpm's files with rpm itself, unpacks it and runs the
+// toolhub inside.
+func checkRPM(t *testing.T, rpm string) {
+	t.Helper()
+	for _, tool := range []string{"rpm", "rpm2cpio", "cpio"} {
+		if _, err := exec.LookPath(tool); err != nil {
+			t.Logf("%s is not installed: the .rpm is built but not read", tool)
+			return
+		}
+	}
+	list := run(t, filepath.Dir(rpm), "rpm", "-qlp", rpm)
+	for _, p := range installedPaths {
+		if !strings.Contains(list, "/"+p+"\n") {
+			t.Errorf("the .rpm does not install /%s:\n%s", p, list)
+		}
+	}
+	root := t.TempDir()
+	run(t, root, "sh", "-c", "rpm2cpio \"$0\" | cpio -idm --no-absolute-filenames --quiet", rpm)
+	if out := run(t, root, filepath.Join(root, "usr", "bin", "toolhub"), "version"); !strings.Contains(out, "-next") {
+		t.Errorf("the .rpm's toolhub says %q", out)
+	}
+}
+
+// checkSBOM reads the binary's CycloneDX document: it must name toolhub
+// and list the modules built into it, with their versions.
+func checkSBOM(t *testing.T, dist string) {
+	t.Helper()
+	docs, _ := filepath.Glob(filepath.Join(dist, "toolhub_*_linux_amd64.cdx.json"))
+	if len(docs) != 1 {
+		t.Fatalf("dist has SBOMs %v, want one for linux/amd64", docs)
+	}
+	data, err := os.ReadFile(docs[0])
+	if err != nil {
+		t.Fatal(err)
+	}
+	var bom struct {
+		BOMFormat string `json:"bomFormat"`
+		Metadata  struct {
+			Component struct{ Name string } `json:"component"`
+		} `json:"metadata"`
+		Components []struct{ Name, Version string } `json:"components"`
+	}
+	if err := json.Unmarshal(data, &bom); err != nil {
+		t.Fatalf("SBOM %s: %v", docs[0], err)
+	}
+	versions := map[string]string{}
+	for _, c := range bom.Components {
+		versions[c.Name] = c.Version
+	}
+	if bom.BOMFormat != "CycloneDX" || !strings.Contains(bom.Metadata.Component.Name, "toolhub") {
+		t.Fatalf("SBOM is %q of %q", bom.BOMFormat, bom.Metadata.Component.Name)
+	}
+	for _, mod := range []string{"github.com/mark3labs/mcp-go", "github.com/dgraph-io/badger/v4", "github.com/blevesearch/bleve/v2"} {
+		if !strings.HasPrefix(versions[mod], "v") {
+			t.Errorf("SBOM lists %s at %q; want its version", mod, versions[mod])
+		}
+	}
 }
 
 func TestDebInstallsAWorkingToolhub(t *testing.T) {
@@ -99,9 +165,7 @@ func TestDebInstallsAWorkingToolhub(t *testing.T) {
 
 	root := t.TempDir()
 	run(t, repo, "dpkg", "-x", deb, root)
-	for _, p := range []string{"usr/bin/toolhub", "usr/share/man/man1/toolhub.1.gz", "usr/share/man/man1/toolhub-serve.1.gz",
-		"usr/share/bash-completion/completions/toolhub", "usr/share/zsh/vendor-completions/_toolhub",
-		"usr/share/fish/vendor_completions.d/toolhub.fish"} {
+	for _, p := range installedPaths {
 		if _, err := os.Stat(filepath.Join(root, p)); err != nil {
 			t.Errorf("the package does not install /%s: %v", p, err)
 		}
