@@ -13,11 +13,7 @@ func trainRouter(set *ReplaySet, opts ReplayOptions, name string) policies.Route
 	case LogRegName:
 		return policies.TrainLogReg(examples, opts.LogReg)
 	case MFName:
-		mf := opts.MF
-		if mf == (policies.MFOptions{}) {
-			mf = policies.DefaultMFOptions
-		}
-		return policies.TrainMFRouter(examples, mf, opts.K)
+		return policies.TrainMFRouter(examples, opts.MF, opts.K)
 	case BlendName:
 		return &policies.Blend{Routers: []policies.Router{policies.TrainLogReg(examples, opts.LogReg), policies.TrainKNN(examples, opts.K)}}
 	}

@@ -34,7 +34,7 @@ type ReplayOptions struct {
 	Latency     float64 // the knn router's latency weight
 	K           int     // knn neighbours; 0: default
 	LogReg      policies.LogRegOptions
-	MF          policies.MFOptions // zero: policies.DefaultMFOptions
+	MF          policies.MFOptions // zero fields: the mf router's defaults
 	Seed        uint64             // for random
 	Base        string             // the reward's base policy; empty: cheapest
 	Preference  policies.PreferenceVector

@@ -5,13 +5,15 @@ import (
 	"math"
 )
 
-// MFOptions are the matrix-factorisation router's hyperparameters; zero
-// fields take the defaults, chosen by cross-validation on the routing
-// set's train split (never on its test split).
+// MFOptions are the matrix-factorisation predictor's hyperparameters; zero
+// fields take the defaults. The embedding size and both penalties were
+// chosen by five-fold cross-validation on the routing set's train split
+// (never on its test split, docs/replay-format.md); the step size, the
+// epochs and the length feature moved little there and were left.
 type MFOptions struct {
-	Dim          int     // shared embedding size; default 16, negative: none
-	L2           float64 // penalty of the linear terms; default 1e-4
-	FactorL2     float64 // penalty of the projection and embeddings; default 1e-4
+	Dim          int     // shared embedding size; default 8, negative: none
+	L2           float64 // penalty of the linear terms; default 1e-3
+	FactorL2     float64 // penalty of the projection and embeddings; default 3e-2
 	Epochs       int     // passes over the examples; default 10
 	LearningRate float64 // initial step size; default 0.2
 	InitScale    float64 // spread of the initial factors; default 0.1
@@ -26,12 +28,12 @@ type MFOptions struct {
 }
 
 func (o MFOptions) withDefaults() MFOptions {
-	o.Dim = defaultInt(o.Dim, 16)
+	o.Dim = defaultInt(o.Dim, 8)
 	o.Epochs = defaultInt(o.Epochs, 10)
 	o.MinDF = defaultInt(o.MinDF, 2)
 	o.CalibrationFolds = max(2, defaultInt(o.CalibrationFolds, 3))
-	o.L2 = defaultFloat(o.L2, 1e-4)
-	o.FactorL2 = defaultFloat(o.FactorL2, 1e-4)
+	o.L2 = defaultFloat(o.L2, 1e-3)
+	o.FactorL2 = defaultFloat(o.FactorL2, 3e-2)
 	o.LearningRate = defaultFloat(o.LearningRate, 0.2)
 	o.InitScale = defaultFloat(o.InitScale, 0.1)
 	o.CharWeight = defaultFloat(o.CharWeight, 1)

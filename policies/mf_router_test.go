@@ -33,8 +33,8 @@ func TestMFLearnsWhichModelSolvesWhat(t *testing.T) {
 		name string
 		opts policies.MFOptions
 	}{
-		{"defaults", policies.MFOptions{}},
 		{"the router's settings", policies.DefaultMFOptions},
+		{"a wider embedding", policies.MFOptions{Dim: 16}},
 		{"no embedding", policies.MFOptions{Dim: -1}},
 		{"words only, uncalibrated", policies.MFOptions{CharWeight: -1, LengthWeight: -1, NoCalibration: true}},
 	}

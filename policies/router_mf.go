@@ -17,11 +17,12 @@ const (
 	PolicyMFPrefix = "mf:"
 )
 
-// DefaultMFOptions are the MF predictor's settings inside the mf router,
+// DefaultMFOptions are the MF predictor's settings inside the mf router:
+// MFOptions' defaults (an 8-wide shared embedding under a strong penalty, a
+// lighter one on the linear terms, character n-grams, Platt scaling),
 // chosen by five-fold cross-validation on the routing set's train split
-// (docs/replay-format.md gives the figures): an 8-wide shared embedding
-// under a strong penalty, a lighter one on the linear terms, Platt scaling.
-var DefaultMFOptions = MFOptions{Dim: 8, L2: 1e-3, FactorL2: 3e-2}
+// (docs/replay-format.md gives the figures).
+var DefaultMFOptions = MFOptions{}
 
 // TrainMFRouter is the mf router: the mean of the calibrated MF predictor's
 // and KNN's predictions (K ≤ 0: KNN's default), both trained on examples.
