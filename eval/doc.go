@@ -11,7 +11,7 @@
 //     model and, in format v2, its cost, latency and tokens
 //     (docs/replay-format.md; the llmrouter-nim9 routing set is v1), so a
 //     policy's model choice is answered from the record with no LLM call.
-//     Learned routers (knn, lr, blend) are swept over cost weights, their
+//     Learned routers (knn, lr, blend, mf) are swept over cost weights, their
 //     AIQ, APGR and CPT(50%) measured on a fixed grid and their operating
 //     point chosen on validation rows held out of train.
 //

@@ -3,6 +3,8 @@ package eval
 import (
 	"fmt"
 	"math"
+	"slices"
+	"strings"
 	"testing"
 )
 
@@ -34,7 +36,7 @@ func syntheticSet(t *testing.T) *ReplaySet {
 
 func TestEvalReplayRoutersFindTheKnownRouting(t *testing.T) {
 	set := syntheticSet(t)
-	for _, router := range []string{LogRegName, BlendName, KNNName} {
+	for _, router := range RouterNames {
 		t.Run(router, func(t *testing.T) {
 			rep, err := Replay(set, ReplayOptions{Policies: []string{SinglesName, router}, CostWeights: []float64{0.2}})
 			if err != nil {
@@ -125,4 +127,33 @@ func TestEvalReplayValidationSetHoldsOutTrainOnly(t *testing.T) {
 			t.Fatalf("%q is on both sides", r.Question)
 		}
 	}
+}
+
+func TestEvalReplayRoutersAreListedAndSelectable(t *testing.T) {
+	set := syntheticSet(t)
+	for _, router := range RouterNames {
+		t.Run(router, func(t *testing.T) {
+			if !slices.Contains(DefaultReplayPolicies, router) {
+				t.Fatalf("%s is not in the default policies %v", router, DefaultReplayPolicies)
+			}
+			pols, err := BuildReplayPolicies(set, ReplayOptions{Policies: []string{router}, CostWeights: []float64{0, 0.1}})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(pols) != 2 || pols[0].Name() != router+"@0" || pols[1].Name() != router+"@0.1" {
+				t.Fatalf("policies %v", names(pols))
+			}
+		})
+	}
+	if _, err := BuildReplayPolicies(set, ReplayOptions{Policies: []string{"mff"}}); err == nil || !strings.Contains(err.Error(), "mf)") {
+		t.Fatalf("unknown router: %v", err)
+	}
+}
+
+func names(pols []ReplayPolicy) []string {
+	out := make([]string, len(pols))
+	for i, p := range pols {
+		out[i] = p.Name()
+	}
+	return out
 }

@@ -1,6 +1,8 @@
 package eval
 
 import (
+	"slices"
+
 	"github.com/toolhub/toolhub/policies"
 )
 
@@ -10,11 +12,18 @@ func trainRouter(set *ReplaySet, opts ReplayOptions, name string) policies.Route
 	switch name {
 	case LogRegName:
 		return policies.TrainLogReg(examples, opts.LogReg)
+	case MFName:
+		return policies.TrainMFRouter(examples, opts.MF, opts.K)
 	case BlendName:
 		return &policies.Blend{Routers: []policies.Router{policies.TrainLogReg(examples, opts.LogReg), policies.TrainKNN(examples, opts.K)}}
 	}
 	return policies.TrainKNN(examples, opts.K)
 }
+
+// RouterNames are the learned routers a replay trains and sweeps.
+var RouterNames = []string{KNNName, LogRegName, BlendName, MFName}
+
+func isRouterName(name string) bool { return slices.Contains(RouterNames, name) }
 
 // routerSweep trains the named router once and returns it at every cost
 // weight of the sweep.

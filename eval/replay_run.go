@@ -17,11 +17,12 @@ const (
 	KNNName         = "knn"
 	LogRegName      = "lr"      // the logistic regression router
 	BlendName       = "blend"   // lr and knn averaged
+	MFName          = "mf"      // the calibrated matrix-factorisation predictor and knn averaged
 	SinglesName     = "singles" // every fixed:MODEL
 )
 
 // DefaultReplayPolicies is what a replay reports when no list is given.
-var DefaultReplayPolicies = []string{SinglesName, CheapestName, StrongestName, RandomName, OracleName, PerTaskBestName, KNNName, LogRegName, BlendName}
+var DefaultReplayPolicies = []string{SinglesName, CheapestName, StrongestName, RandomName, OracleName, PerTaskBestName, KNNName, LogRegName, BlendName, MFName}
 
 // DefaultCostWeights is the knn router's default cost-weight sweep.
 var DefaultCostWeights = []float64{0, 0.03, 0.05, 0.07, 0.1, 0.15, 0.2, 0.3, 0.5, 0.7, 1.0}
@@ -33,8 +34,9 @@ type ReplayOptions struct {
 	Latency     float64 // the knn router's latency weight
 	K           int     // knn neighbours; 0: default
 	LogReg      policies.LogRegOptions
-	Seed        uint64 // for random
-	Base        string // the reward's base policy; empty: cheapest
+	MF          policies.MFOptions // zero fields: the mf router's defaults
+	Seed        uint64             // for random
+	Base        string             // the reward's base policy; empty: cheapest
 	Preference  policies.PreferenceVector
 }
 
@@ -55,7 +57,7 @@ func BuildReplayPolicies(set *ReplaySet, opts ReplayOptions) ([]ReplayPolicy, er
 			for _, m := range set.Models {
 				out = append(out, fixedPolicy{model: m.Name})
 			}
-		case name == KNNName, name == LogRegName, name == BlendName:
+		case isRouterName(name):
 			out = append(out, routerSweep(set, opts, name)...)
 		default:
 			p, err := baselinePolicy(set, name, opts.Seed)
@@ -87,7 +89,7 @@ func baselinePolicy(set *ReplaySet, name string, seed uint64) (ReplayPolicy, err
 	case PerTaskBestName:
 		return perTaskBestPolicy(set.Models, set.Train), nil
 	}
-	return nil, fmt.Errorf("unknown replay policy %q (want fixed:MODEL, singles, cheapest, strongest, random, oracle, per-task-best, knn or lr)", name)
+	return nil, fmt.Errorf("unknown replay policy %q (want fixed:MODEL, singles, cheapest, strongest, random, oracle, per-task-best, knn, lr, blend or mf)", name)
 }
 
 func fixedChoice(model string) func(ReplayRow) string {

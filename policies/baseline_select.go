@@ -36,12 +36,14 @@ func NewPolicy(spec string, orch Orchestrator) (conductor.Policy, error) {
 		return newKNNPolicy(spec, orch)
 	case spec == PolicyBlend || strings.HasPrefix(spec, PolicyBlendPrefix):
 		return newBlendPolicy(spec, orch)
+	case spec == PolicyMF || strings.HasPrefix(spec, PolicyMFPrefix):
+		return newMFPolicy(spec, orch)
 	case strings.HasPrefix(spec, PolicyFixedPrefix) && len(spec) > len(PolicyFixedPrefix):
 		name := strings.TrimPrefix(spec, PolicyFixedPrefix)
 		p := &RetrieveAnswer{Name: spec, Pick: Fixed(name), Model: name, Counter: orch.Counter}
 		return p, nil
 	}
-	return nil, fmt.Errorf("unknown policy %q (want orchestrator, fixed:MODEL, cheapest, strongest, retrieve-answer, knn[:PATH] or blend[:PATH])", spec)
+	return nil, fmt.Errorf("unknown policy %q (want orchestrator, fixed:MODEL, cheapest, strongest, retrieve-answer, knn[:PATH], blend[:PATH] or mf[:PATH])", spec)
 }
 
 // NewFallback builds the no-orchestrator policy named spec, for

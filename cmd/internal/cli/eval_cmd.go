@@ -60,8 +60,9 @@ is answered from the record on the test split, with test questions that
 also appear in train dropped. A row missing a score for some candidate is
 refused unless --drop-incomplete. Policies: singles (every fixed:MODEL),
 cheapest, strongest (best on train), random, oracle, per-task-best, and the
-learned routers knn, lr (per-model logistic regression) and blend (their
-mean), trained on the train split and swept over --cost-weights. Each
+learned routers knn, lr (per-model logistic regression), blend (their
+mean) and mf (a calibrated matrix-factorisation predictor averaged with
+knn), trained on the train split and swept over --cost-weights. Each
 router's AIQ, APGR and CPT(50%) are measured on a fixed grid of weights,
 and its operating point is chosen on validation rows held out of train.
 --split validation scores on those rows instead (the test split is then
@@ -69,7 +70,8 @@ not read at all): choose settings there. Costs not recorded use a token
 proxy; latency not recorded is modelled from model size (never for a model
 of unknown size). Costs print in USD per 1,000 tasks.
 
-The knn policy also runs live (--policy knn, or knn:PATH): it learns from
+The knn, blend and mf policies also run live (--policy knn, or knn:PATH,
+and so on; the cost and latency preferences set their weights): they learn from
 recorded outcomes in $TOOLHUB_KNN_TRAINING, else
 $XDG_DATA_HOME/toolhub/knn-train.jsonl: {"question", "scores": {model:
 score}} lines, or "toolhub runs export" output of fixed:MODEL evals.
@@ -78,7 +80,7 @@ score}} lines, or "toolhub runs export" output of fixed:MODEL evals.
 with an accuracy-versus-cost chart.`,
 		Example: `  toolhub eval --replay ../shared/data/routing/llmrouter-nim9
   toolhub eval --replay DIR --policy singles,oracle,knn --cost-weights 0,0.05,0.1 --html report.html
-  toolhub eval --replay DIR --split validation --policy singles,knn,lr,blend
+  toolhub eval --replay DIR --split validation --policy singles,knn,lr,blend,mf
   toolhub eval --tasks qa.jsonl --policy orchestrator,cheapest,knn --repeat 3 --parallel 2
   toolhub eval --tasks qa.jsonl --policy strongest --judge gpt5 --json`,
 		Args: cobra.NoArgs,

@@ -1,0 +1,163 @@
+package policies
+
+import (
+	"math"
+	"slices"
+	"strings"
+)
+
+// featurizer turns a question into the matrix-factorisation router's
+// feature vector, three blocks side by side: the TF-IDF words and word
+// pairs of vectorizer, TF-IDF character n-grams inside whitespace-separated
+// tokens (punctuation kept, so code, formulas and answer-choice layouts
+// show), and a one-hot bucket of the question's length. Each text block is
+// L2-normalised and weighted, so neither swamps the other.
+type featurizer struct {
+	words     *vectorizer
+	chars     *charVectorizer // nil: no character block
+	wordScale float64
+	charScale float64
+	lenScale  float64
+}
+
+// lengthBuckets is how many log2 buckets of the question length in
+// characters the length block has (the last one open-ended).
+const lengthBuckets = 14
+
+// newFeaturizer learns the vocabularies of texts. charScale 0 leaves the
+// character block out; lenScale 0 the length block.
+func newFeaturizer(texts []string, o MFOptions) *featurizer {
+	f := &featurizer{words: newVectorizer(texts, true, o.MinDF), wordScale: 1, lenScale: o.LengthWeight}
+	if o.CharWeight > 0 {
+		f.chars = newCharVectorizer(texts, o.MinDF)
+		f.charScale = o.CharWeight
+	}
+	norm := math.Sqrt(f.wordScale*f.wordScale + f.charScale*f.charScale)
+	f.wordScale /= norm
+	f.charScale /= norm
+	return f
+}
+
+// dim is the number of features.
+func (f *featurizer) dim() int {
+	n := f.words.dim() + lengthBuckets
+	if f.chars != nil {
+		n += f.chars.dim()
+	}
+	return n
+}
+
+// vector embeds text: the word block, then the character block, then the
+// length bucket.
+func (f *featurizer) vector(text string) sparse {
+	w := f.words.vector(text)
+	out := sparse{idx: slices.Clone(w.idx), val: scaled(w.val, f.wordScale)}
+	off := int32(f.words.dim())
+	if f.chars != nil {
+		c := f.chars.vector(text)
+		for k, i := range c.idx {
+			out.idx = append(out.idx, off+i)
+			out.val = append(out.val, c.val[k]*f.charScale)
+		}
+		off += int32(f.chars.dim())
+	}
+	if f.lenScale > 0 {
+		out.idx = append(out.idx, off+int32(lengthBucket(text)))
+		out.val = append(out.val, f.lenScale)
+	}
+	return out
+}
+
+func scaled(v []float64, s float64) []float64 {
+	out := make([]float64, len(v))
+	for i, x := range v {
+		out[i] = x * s
+	}
+	return out
+}
+
+// lengthBucket is floor(log2(characters)), capped to the buckets there are.
+func lengthBucket(text string) int {
+	n := len([]rune(text))
+	b := 0
+	for n > 1 && b < lengthBuckets-1 {
+		n >>= 1
+		b++
+	}
+	return b
+}
+
+// charVectorizer is vectorizer over character n-grams (3 to 5 long) of the
+// lower-cased whitespace-separated tokens, each padded with a space on both
+// sides.
+type charVectorizer struct {
+	index map[string]int32
+	idf   []float64
+}
+
+func newCharVectorizer(texts []string, minDF int) *charVectorizer {
+	df := map[string]int{}
+	for _, t := range texts {
+		for g := range charGrams(t) {
+			df[g]++
+		}
+	}
+	terms := make([]string, 0, len(df))
+	for g, d := range df {
+		if d >= minDF {
+			terms = append(terms, g)
+		}
+	}
+	slices.Sort(terms)
+	v := &charVectorizer{index: make(map[string]int32, len(terms)), idf: make([]float64, len(terms))}
+	n := float64(len(texts))
+	for i, g := range terms {
+		v.index[g] = int32(i)
+		v.idf[i] = math.Log((1+n)/(1+float64(df[g]))) + 1
+	}
+	return v
+}
+
+func (v *charVectorizer) dim() int { return len(v.idf) }
+
+// vector is the L2-normalised TF-IDF (sublinear term frequency) of text's
+// known n-grams, in index order.
+func (v *charVectorizer) vector(text string) sparse {
+	counts := map[int32]int{}
+	for g, c := range charGrams(text) {
+		if i, ok := v.index[g]; ok {
+			counts[i] = c
+		}
+	}
+	var out sparse
+	for i := range counts {
+		out.idx = append(out.idx, i)
+	}
+	slices.Sort(out.idx)
+	out.val = make([]float64, len(out.idx))
+	norm := 0.0
+	for k, i := range out.idx {
+		w := (1 + math.Log(float64(counts[i]))) * v.idf[i]
+		out.val[k] = w
+		norm += w * w
+	}
+	norm = math.Sqrt(norm)
+	for k := range out.val {
+		out.val[k] /= norm
+	}
+	return out
+}
+
+// charGrams counts the 3- to 5-character n-grams of text's padded tokens.
+func charGrams(text string) map[string]int {
+	counts := map[string]int{}
+	for _, tok := range strings.Fields(strings.ToLower(text)) {
+		r := []rune(" " + tok + " ")
+		for n := 3; n <= 5; n++ {
+			for i := 0; i+n <= len(r); i++ {
+				counts[string(r[i:i+n])]++
+			}
+		}
+	}
+	return counts
+}

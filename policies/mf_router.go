@@ -1,0 +1,279 @@
+package policies
+
+import (
+	"math"
+	"math/rand/v2"
+	"slices"
+)
+
+// MF predicts each candidate's probability of success on a question as in
+// RouteLLM's matrix-factorisation router, scoring every model on its own
+// rather than against a rival: the question's feature vector x (see
+// featurizer) is projected to a small dense embedding Pᵀx shared by all
+// models, and a candidate's logit is its bias plus its embedding's dot
+// product with that projection plus its own linear term in x:
+//
+//	logit_m(x) = b_m + v_m·(Pᵀx) + w_m·x
+//
+// The shared projection lets models with few distinguishing examples borrow
+// what the others learnt about a question's difficulty; the linear term
+// keeps what is particular to one model. The logits are then Platt-scaled
+// per model on out-of-fold predictions, so the probabilities are calibrated
+// enough to trade against cost in the utility every router uses.
+type MF struct {
+	feat     *featurizer
+	models   []string  // sorted
+	w        []float64 // feature-major: w[f*k+m]
+	b        []float64 // per model
+	p        []float64 // projection, feature-major: p[f*d+i]
+	v        []float64 // model embeddings: v[m*d+i]
+	cal      []platt   // per model
+	examples int
+	opts     MFOptions
+}
+
+var _ Router = (*MF)(nil)
+
+// minCalibrationExamples is the fewest examples per calibration fold.
+const minCalibrationExamples = 30
+
+// Predict returns each allowed candidate's calibrated probability of success.
+func (m *MF) Predict(question string, allowed []string) map[string]float64 {
+	z := m.logits(m.feat.vector(question))
+	out := make(map[string]float64, len(allowed))
+	for _, c := range allowed {
+		if j, ok := slices.BinarySearch(m.models, c); ok {
+			out[c] = m.cal[j].prob(z[j])
+		}
+	}
+	return out
+}
+
+// Candidates lists the candidates with a predictor, sorted.
+func (m *MF) Candidates() []string { return slices.Clone(m.models) }
+
+// Len is the number of training examples.
+func (m *MF) Len() int { return m.examples }
+
+// TrainMF fits the router on examples: the model on all of them, then the
+// calibration folds (unless opts.NoCalibration or there are fewer than
+// minCalibrationExamples per fold, too few to fit a scaling on). The
+// vocabulary and IDF are learnt once from every question's text (no score
+// enters them) and shared by the fold models. Training is deterministic
+// for given examples and options.
+func TrainMF(examples []KNNExample, opts MFOptions) *MF {
+	opts = opts.withDefaults()
+	texts := make([]string, len(examples))
+	for i, ex := range examples {
+		texts[i] = ex.Question
+	}
+	feat := newFeaturizer(texts, opts)
+	d := mfData{models: scoredModels(examples), xs: make([]sparse, len(examples))}
+	for i, t := range texts {
+		d.xs[i] = feat.vector(t)
+	}
+	d.ys = scoreLabels(examples, d.models)
+	d.folds = make([]int, len(examples))
+	for i, t := range texts {
+		d.folds[i] = foldOf(t, opts.CalibrationFolds)
+	}
+	m := fitMF(feat, d, -1, opts)
+	m.cal = make([]platt, len(m.models))
+	for j := range m.cal {
+		m.cal[j] = platt{a: 1}
+	}
+	if !opts.NoCalibration && len(examples) >= minCalibrationExamples*opts.CalibrationFolds {
+		m.cal = calibrateMF(feat, d, opts)
+	}
+	return m
+}
+
+// mfData is a training set in features: per example its vector, its
+// labels per model (NaN: no score) and its calibration fold.
+type mfData struct {
+	models []string
+	xs     []sparse
+	ys     [][]float64
+	folds  []int
+}
+
+// fitMF trains the uncalibrated model on the examples outside fold skip
+// (skip < 0: on all of them).
+func fitMF(feat *featurizer, data mfData, skip int, opts MFOptions) *MF {
+	var xs []sparse
+	var ys [][]float64
+	for i := range data.xs {
+		if data.folds[i] != skip {
+			xs, ys = append(xs, data.xs[i]), append(ys, data.ys[i])
+		}
+	}
+	m := &MF{feat: feat, models: data.models, examples: len(xs), opts: opts}
+	k, d, f := len(m.models), opts.Dim, feat.dim()
+	m.w = make([]float64, f*k)
+	m.b = logitPriors(ys)
+	m.p = make([]float64, f*d)
+	m.v = make([]float64, k*d)
+	rng := rand.New(rand.NewPCG(opts.Seed, 0x3f))
+	for i := range m.p {
+		m.p[i] = rng.NormFloat64() * opts.InitScale
+	}
+	for i := range m.v {
+		m.v[i] = rng.NormFloat64() * opts.InitScale
+	}
+	m.fit(xs, ys, rng)
+	return m
+}
+
+// fit runs SGD on the log loss with L2 penalties, in a seeded order.
+func (m *MF) fit(xs []sparse, ys [][]float64, rng *rand.Rand) {
+	k, d := len(m.models), m.opts.Dim
+	order := make([]int, len(xs))
+	for i := range order {
+		order[i] = i
+	}
+	h := make([]float64, d)
+	back := make([]float64, d)
+	g := make([]float64, k)
+	t := 0.0
+	for range m.opts.Epochs {
+		rng.Shuffle(len(order), func(i, j int) { order[i], order[j] = order[j], order[i] })
+		for _, i := range order {
+			eta := m.opts.LearningRate / (1 + m.opts.LearningRate*m.opts.L2*t)
+			t++
+			x := xs[i]
+			m.project(x, h)
+			z := m.logitsWith(x, h)
+			for j := range k {
+				g[j] = 0
+				if y := ys[i][j]; !math.IsNaN(y) {
+					g[j] = sigmoid(z[j]) - y
+				}
+			}
+			m.step(x, h, g, back, eta)
+		}
+	}
+}
+
+// step applies one example's gradient g (per model, of the log loss in the
+// logit) with step size eta.
+func (m *MF) step(x sparse, h, g, back []float64, eta float64) {
+	k, d := len(m.models), m.opts.Dim
+	l2, fl2 := m.opts.L2, m.opts.FactorL2
+	for i := range back {
+		back[i] = 0
+	}
+	for j := range k {
+		if g[j] == 0 {
+			continue
+		}
+		m.b[j] -= eta * g[j]
+		vj := m.v[j*d : j*d+d]
+		for i := range d {
+			back[i] += g[j] * vj[i]
+			vj[i] -= eta * (g[j]*h[i] + fl2*vj[i])
+		}
+	}
+	for n, f := range x.idx {
+		xf := x.val[n]
+		row := m.w[int(f)*k : int(f)*k+k]
+		for j := range k {
+			row[j] -= eta * (g[j]*xf + l2*row[j])
+		}
+		pr := m.p[int(f)*d : int(f)*d+d]
+		for i := range d {
+			pr[i] -= eta * (back[i]*xf + fl2*pr[i])
+		}
+	}
+}
+
+// project sets h to Pᵀx.
+func (m *MF) project(x sparse, h []float64) {
+	d := m.opts.Dim
+	for i := range h {
+		h[i] = 0
+	}
+	for n, f := range x.idx {
+		pr := m.p[int(f)*d : int(f)*d+d]
+		for i := range d {
+			h[i] += pr[i] * x.val[n]
+		}
+	}
+}
+
+// logits are the uncalibrated logits of every model for x.
+func (m *MF) logits(x sparse) []float64 {
+	h := make([]float64, m.opts.Dim)
+	m.project(x, h)
+	return m.logitsWith(x, h)
+}
+
+func (m *MF) logitsWith(x sparse, h []float64) []float64 {
+	k, d := len(m.models), m.opts.Dim
+	z := slices.Clone(m.b)
+	for n, f := range x.idx {
+		row := m.w[int(f)*k : int(f)*k+k]
+		for j := range k {
+			z[j] += row[j] * x.val[n]
+		}
+	}
+	for j := range k {
+		vj := m.v[j*d : j*d+d]
+		for i := range d {
+			z[j] += vj[i] * h[i]
+		}
+	}
+	return z
+}
+
+// scoredModels is the sorted set of candidates examples score.
+func scoredModels(examples []KNNExample) []string {
+	seen := map[string]bool{}
+	for _, ex := range examples {
+		for c := range ex.Scores {
+			seen[c] = true
+		}
+	}
+	out := make([]string, 0, len(seen))
+	for c := range seen {
+		out = append(out, c)
+	}
+	slices.Sort(out)
+	return out
+}
+
+// scoreLabels lays out the scores (clamped to [0,1]) per example and model;
+// NaN marks no score.
+func scoreLabels(examples []KNNExample, models []string) [][]float64 {
+	ys := make([][]float64, len(examples))
+	for i, ex := range examples {
+		ys[i] = make([]float64, len(models))
+		for j, c := range models {
+			s, ok := ex.Scores[c]
+			if !ok || math.IsNaN(s) {
+				ys[i][j] = math.NaN()
+				continue
+			}
+			ys[i][j] = min(1, max(0, s))
+		}
+	}
+	return ys
+}
+
+// logitPriors is each model's smoothed mean label as a logit.
+func logitPriors(ys [][]float64) []float64 {
+	if len(ys) == 0 {
+		return nil
+	}
+	b := make([]float64, len(ys[0]))
+	for j := range b {
+		sum, n := 0.0, 0.0
+		for _, y := range ys {
+			if !math.IsNaN(y[j]) {
+				sum, n = sum+y[j], n+1
+			}
+		}
+		p := (sum + 0.5) / (n + 1)
+		b[j] = math.Log(p / (1 - p))
+	}
+	return b
+}

@@ -1,0 +1,98 @@
+package policies
+
+import (
+	"fmt"
+	"os"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/toolhub/toolhub/conductor"
+)
+
+// Names of the matrix-factorisation router policy: "mf" trains from the
+// default file (the knn policy's), "mf:PATH" from PATH.
+const (
+	PolicyMF       = "mf"
+	PolicyMFPrefix = "mf:"
+)
+
+// DefaultMFOptions are the MF predictor's settings inside the mf router:
+// MFOptions' defaults (an 8-wide shared embedding under a strong penalty, a
+// lighter one on the linear terms, character n-grams, Platt scaling),
+// chosen by five-fold cross-validation on the routing set's train split
+// (docs/replay-format.md gives the figures).
+var DefaultMFOptions = MFOptions{}
+
+// TrainMFRouter is the mf router: the mean of the calibrated MF predictor's
+// and KNN's predictions (K ≤ 0: KNN's default), both trained on examples.
+// The two err differently, one from words and character n-grams seen
+// anywhere in training, the other from the nearest past questions, and
+// their mean ranked better than either under cross-validation.
+func TrainMFRouter(examples []KNNExample, opts MFOptions, k int) *Blend {
+	return &Blend{Routers: []Router{TrainMF(examples, opts), TrainKNN(examples, k)}}
+}
+
+// mfCache keeps trained mf routers by file, retrained when it changes.
+var mfCache = struct {
+	sync.Mutex
+	byPath map[string]cachedMF
+}{byPath: map[string]cachedMF{}}
+
+type cachedMF struct {
+	mod    time.Time
+	size   int64
+	router *Blend
+}
+
+// LoadMFRouter trains the mf router from the recorded outcomes at path
+// (either shape LoadKNNTraining reads), cached while the file is unchanged.
+func LoadMFRouter(path string) (*Blend, error) {
+	knn, err := LoadKNN(path) // the same checks and messages as knn
+	if err != nil {
+		return nil, err
+	}
+	st, err := os.Stat(path)
+	if err != nil {
+		return nil, fmt.Errorf("mf training file: %w", err)
+	}
+	mfCache.Lock()
+	defer mfCache.Unlock()
+	if c, ok := mfCache.byPath[path]; ok && c.mod.Equal(st.ModTime()) && c.size == st.Size() {
+		return c.router, nil
+	}
+	examples, err := LoadKNNTraining(path)
+	if err != nil {
+		return nil, err
+	}
+	r := &Blend{Routers: []Router{TrainMF(examples, DefaultMFOptions), knn}}
+	mfCache.byPath[path] = cachedMF{mod: st.ModTime(), size: st.Size(), router: r}
+	return r, nil
+}
+
+// NewMFPolicy builds the policy for spec "mf" or "mf:PATH": the KNNPolicy
+// flow (the user's cost and latency preferences set its weights before
+// every episode, see UsePreferences) with the mf router.
+func NewMFPolicy(spec string, orch Orchestrator) (*KNNPolicy, error) {
+	path := strings.TrimPrefix(spec, PolicyMFPrefix)
+	if spec == PolicyMF || path == "" {
+		p, err := DefaultKNNTrainingPath()
+		if err != nil {
+			return nil, err
+		}
+		path = p
+	}
+	router, err := LoadMFRouter(path)
+	if err != nil {
+		return nil, err
+	}
+	return &KNNPolicy{Name: PolicyMF, Router: router, Weights: DefaultKNNWeights, Counter: orch.Counter}, nil
+}
+
+func newMFPolicy(spec string, orch Orchestrator) (conductor.Policy, error) {
+	p, err := NewMFPolicy(spec, orch)
+	if err != nil {
+		return nil, err
+	}
+	return p, nil
+}
