@@ -75,17 +75,14 @@ func (p *pacedReader) Read(b []byte) (int, error) {
 	return n, err
 }
 
-// readPaced reads the whole body, at most max bytes, under the pace. Once
-// it has arrived the connection has no read deadline again, so that an
-// answer streamed for hours is not cut.
+// readPaced reads the whole body, at most max bytes, under the pace. The
+// deadline ends with the body: once a body has been read to its end,
+// net/http clears the connection's read deadline (it watches for the
+// client going away from then on), so an answer streamed for hours is not
+// cut.
 func readPaced(w http.ResponseWriter, r *http.Request, max int64, pace bodyPace) ([]byte, error) {
-	pr := &pacedReader{r: http.MaxBytesReader(w, r.Body, max), rc: http.NewResponseController(w),
-		pace: pace, start: time.Now()}
-	body, err := io.ReadAll(pr)
-	if err == nil && !pr.unpaced {
-		_ = pr.rc.SetReadDeadline(time.Time{})
-	}
-	return body, err
+	return io.ReadAll(&pacedReader{r: http.MaxBytesReader(w, r.Body, max), rc: http.NewResponseController(w),
+		pace: pace, start: time.Now()})
 }
 
 // limitBody reads the request body before the handlers after it: under the
