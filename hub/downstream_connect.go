@@ -74,7 +74,7 @@ func (d *downstream) openTransport(conn *connection) error {
 			transport.WithHTTPHeaders(d.spec.Headers),
 			transport.WithHTTPBasicClient(newCappedHTTPClient(d.opts.MaxResultBytes)),
 			transport.WithContinuousListening(),
-			transport.WithHTTPLogger(d.log),
+			transport.WithHTTPLogger(transportLog(d.log)),
 			d.httpOAuthOption())
 		if err != nil {
 			return fmt.Errorf("http transport: %w", err)

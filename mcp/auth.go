@@ -110,8 +110,10 @@ func warnIfShared(path string) {
 // "Authorization: Bearer <token>". Both sides are hashed before a
 // constant-time comparison, so neither the token nor its length leaks
 // through timing. CORS preflights, which browsers send without
-// credentials, pass (the Origin check has already run).
-func requireBearer(token string, next http.Handler) http.Handler {
+// credentials, pass (the Origin check has already run). The answer comes as
+// soon as the headers are in: the body is not waited for (see
+// bodyPace.refuseUnread).
+func requireBearer(token string, pace bodyPace, next http.Handler) http.Handler {
 	want := sha256.Sum256([]byte(token))
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if isPreflight(r) {
@@ -120,11 +122,13 @@ func requireBearer(token string, next http.Handler) http.Handler {
 		}
 		got, ok := bearerToken(r.Header.Get("Authorization"))
 		if !ok {
+			pace.refuseUnread(w, r)
 			unauthorized(w, `Bearer realm="toolhub"`, "this endpoint needs an Authorization: Bearer token")
 			return
 		}
 		sum := sha256.Sum256([]byte(got))
 		if subtle.ConstantTimeCompare(sum[:], want[:]) != 1 {
+			pace.refuseUnread(w, r)
 			unauthorized(w, `Bearer realm="toolhub", error="invalid_token"`, "the bearer token is not toolhub's")
 			return
 		}

@@ -14,9 +14,12 @@
 //
 // Over stdio (ServeStdio) toolhub runs its own connection: a tools/call of a
 // catalog tool goes straight to the hub, everything else through mcp-go's
-// MCPServer. Over HTTP (ListenHTTP) every request passes an Origin check, a
-// bearer token and a body cap in front of mcp-go's Host check, and sessions
-// are stateful. Either way a call's notifications are written before its
-// result. Snippets for client configuration files come from
-// StdioSnippets and HTTPSnippets.
+// MCPServer. Over HTTP (ListenHTTP) every request passes an Origin check and
+// a bearer token, answered before its body is read, a method check, a body
+// read under a deadline and a cap, and the session id checks of the
+// Streamable HTTP specification, all in front of mcp-go's Host check;
+// legacy-era sessions are stateful. Either way a call's notifications are
+// written before its result. Snippets for client configuration files come
+// from StdioSnippets, HTTPSnippets and, without the token in them,
+// HTTPSnippetsForTokenFile.
 package mcp

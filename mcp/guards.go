@@ -1,11 +1,7 @@
 package mcp
 
 import (
-	"bytes"
-	"context"
-	"errors"
 	"fmt"
-	"io"
 	"net"
 	"net/http"
 	"net/netip"
@@ -78,10 +74,12 @@ func isPreflight(r *http.Request) bool {
 	return r.Method == http.MethodOptions && r.Header.Get("Access-Control-Request-Method") != ""
 }
 
-// middleware answers 403 to requests from an origin the policy refuses.
-func (p *originPolicy) middleware(next http.Handler) http.Handler {
+// middleware answers 403, without waiting for the body, to requests from an
+// origin the policy refuses.
+func (p *originPolicy) middleware(pace bodyPace, next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if origin := r.Header.Get("Origin"); !p.permits(origin) {
+			pace.refuseUnread(w, r)
 			http.Error(w, fmt.Sprintf("Forbidden: origin %q may not use this endpoint "+
 				"(toolhub serve --allow-origin adds one)", origin), http.StatusForbidden)
 			return
@@ -141,50 +139,4 @@ func isLoopbackHost(host string) bool {
 func isLoopbackAddr(addr string) bool {
 	host, _, err := net.SplitHostPort(addr)
 	return err == nil && host != "" && isLoopbackHost(host)
-}
-
-// limitBody answers 413 to a request whose body is larger than max bytes.
-// mcp-go reads the whole body itself and turns a read error into a JSON-RPC
-// parse error, so the body is read here, under http.MaxBytesReader, and
-// handed on from memory.
-func limitBody(max int64, next http.Handler) http.Handler {
-	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if r.Body == nil || r.Body == http.NoBody {
-			next.ServeHTTP(w, r)
-			return
-		}
-		if r.ContentLength > max {
-			tooLarge(w, max)
-			return
-		}
-		body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, max))
-		if err != nil {
-			var mbe *http.MaxBytesError
-			if errors.As(err, &mbe) {
-				tooLarge(w, max)
-				return
-			}
-			http.Error(w, "reading the request body failed: "+err.Error(), http.StatusBadRequest)
-			return
-		}
-		r.Body = io.NopCloser(bytes.NewReader(body))
-		next.ServeHTTP(w, r.WithContext(context.WithValue(r.Context(), bodyKey{}, body)))
-	})
-}
-
-type bodyKey struct{}
-
-// readBody is the request body limitBody read, for the handlers after it
-// that look at it before mcp-go; nil when there was none.
-func readBody(r *http.Request) []byte {
-	b, _ := r.Context().Value(bodyKey{}).([]byte)
-	return b
-}
-
-// tooLarge answers 413 and closes the connection: the rest of the body
-// would otherwise have to be read and thrown away.
-func tooLarge(w http.ResponseWriter, max int64) {
-	w.Header().Set("Connection", "close")
-	http.Error(w, fmt.Sprintf("request body too large: toolhub accepts at most %d bytes "+
-		"(toolhub serve --max-body raises the limit)", max), http.StatusRequestEntityTooLarge)
 }

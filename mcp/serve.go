@@ -26,6 +26,15 @@ const (
 // context ends.
 const shutdownGrace = 5 * time.Second
 
+// Limits of the HTTP server itself: the headers of a request must arrive
+// within headerTimeout, and a kept-alive connection with no request in
+// flight is closed after idleTimeout. Bodies have their own limits
+// (bodyPace); answers have none, so event streams and long calls go on.
+const (
+	headerTimeout = 10 * time.Second
+	idleTimeout   = 2 * time.Minute
+)
+
 // ErrUnauthenticatedNonLoopback is returned by ListenHTTP when asked to
 // serve a non-loopback address without a token.
 var ErrUnauthenticatedNonLoopback = errors.New("refusing to serve without authentication on an address " +
@@ -46,6 +55,14 @@ type HTTPOptions struct {
 	// SessionIdleTTL forgets sessions idle this long (default a day); their
 	// clients get 404 and initialize again.
 	SessionIdleTTL time.Duration
+	// BodyReadTimeout bounds reading one request body (default
+	// DefaultBodyReadTimeout). Once BodyRateGrace has passed (default
+	// DefaultBodyRateGrace) a body must also arrive at MinBodyRate bytes a
+	// second on average (default DefaultMinBodyRate). A body too slow gets
+	// 408 and its connection is closed; answers are not limited.
+	BodyReadTimeout time.Duration
+	BodyRateGrace   time.Duration
+	MinBodyRate     int64
 }
 
 // HTTPServer is a bound, not yet serving, Streamable HTTP endpoint.
@@ -54,12 +71,15 @@ type HTTPServer struct {
 	streamable *mcpserver.StreamableHTTPServer
 	ln         net.Listener
 	url        string
+	path       string
 }
 
 // ListenHTTP binds the endpoint. Sessions are stateful (an unknown
 // Mcp-Session-Id gets 404), mcp-go's Host check stays on, and in front of
-// it every request passes the Origin check (403), the bearer token (401)
-// and the body cap (413).
+// it every request passes the Origin check (403) and the bearer token
+// (401), both answered as soon as the headers are in, the method check
+// (405), the body's pace (408) and cap (413) and the session id checks
+// (checkSessionIDs).
 func (s *Server) ListenHTTP(opts HTTPOptions) (*HTTPServer, error) {
 	opts = httpDefaults(opts)
 	if opts.Token == "" && !isLoopbackAddr(opts.Addr) {
@@ -73,28 +93,35 @@ func (s *Server) ListenHTTP(opts HTTPOptions) (*HTTPServer, error) {
 	if err != nil {
 		return nil, fmt.Errorf("listen on %s: %w", opts.Addr, err)
 	}
-	h := &HTTPServer{ln: ln, url: endpointURL(ln.Addr(), opts.Path)}
+	h := &HTTPServer{ln: ln, url: endpointURL(ln.Addr(), opts.Path), path: opts.Path}
 	h.srv = &http.Server{
-		ReadHeaderTimeout: 10 * time.Second,
+		ReadHeaderTimeout: headerTimeout,
+		IdleTimeout:       idleTimeout,
 		ErrorLog:          slog.NewLogLogger(s.log.Handler(), slog.LevelWarn),
 	}
-	h.streamable = s.newStreamable(opts, origins, h.srv)
-	var chain http.Handler = limitBody(opts.MaxBodyBytes, s.answerDownTools(trackDelivery(h.streamable)))
+	ids := &mcpserver.InsecureStatefulSessionIdManager{}
+	h.streamable = s.newStreamable(opts, origins, ids, h.srv)
+	pace := bodyPace{timeout: opts.BodyReadTimeout, grace: opts.BodyRateGrace, minRate: opts.MinBodyRate}
+	chain := allowMethods(pace, limitBody(opts.MaxBodyBytes, pace,
+		checkSessionIDs(ids, s.answerDownTools(trackDelivery(h.streamable)))))
 	if opts.Token != "" {
-		chain = requireBearer(opts.Token, chain)
+		chain = requireBearer(opts.Token, pace, chain)
 	}
-	chain = origins.middleware(chain)
+	chain = origins.middleware(pace, chain)
 	mux := http.NewServeMux()
 	mux.Handle(opts.Path, chain)
 	h.srv.Handler = mux
 	return h, nil
 }
 
-// newStreamable is mcp-go's Streamable HTTP transport as toolhub runs it.
-func (s *Server) newStreamable(opts HTTPOptions, origins *originPolicy, srv *http.Server) *mcpserver.StreamableHTTPServer {
+// newStreamable is mcp-go's Streamable HTTP transport as toolhub runs it:
+// stateful, its session ids issued and checked by ids.
+func (s *Server) newStreamable(opts HTTPOptions, origins *originPolicy, ids mcpserver.SessionIdManager,
+	srv *http.Server,
+) *mcpserver.StreamableHTTPServer {
 	streamableOpts := []mcpserver.StreamableHTTPOption{
 		mcpserver.WithEndpointPath(opts.Path),
-		mcpserver.WithStateful(true),
+		mcpserver.WithSessionIdManager(ids),
 		mcpserver.WithSessionIdleTTL(opts.SessionIdleTTL),
 		mcpserver.WithStreamableHTTPLogger(s.log),
 		mcpserver.WithStreamableHTTPServer(srv), // so that Shutdown stops it too
@@ -117,6 +144,15 @@ func httpDefaults(o HTTPOptions) HTTPOptions {
 	}
 	if o.SessionIdleTTL <= 0 {
 		o.SessionIdleTTL = DefaultSessionIdleTTL
+	}
+	if o.BodyReadTimeout <= 0 {
+		o.BodyReadTimeout = DefaultBodyReadTimeout
+	}
+	if o.BodyRateGrace <= 0 {
+		o.BodyRateGrace = DefaultBodyRateGrace
+	}
+	if o.MinBodyRate <= 0 {
+		o.MinBodyRate = DefaultMinBodyRate
 	}
 	return o
 }

@@ -3,11 +3,6 @@ package cli
 import (
 	"context"
 	"errors"
-	"fmt"
-	"io"
-	"os"
-	"path/filepath"
-	"strings"
 
 	"github.com/spf13/cobra"
 
@@ -41,8 +36,16 @@ generated on first use and kept (mode 0600) in the user config directory
 (toolhub/token), or read from --token-file, which is created with a new token
 when missing. Browser origins other than this machine are refused unless
 --allow-origin names them. --no-auth is accepted only on a loopback address.
-On start the endpoint, the token file and ready-to-paste client configurations
-are printed on stderr.
+On start the endpoint, the token file (never the token itself) with commands
+that print or copy it, and ready-to-paste client configurations that read the
+token from the file, from $TOOLHUB_TOKEN or from a prompt are printed on
+stderr. An address other machines can reach (0.0.0.0, ::, a LAN address) is
+warned about, and the endpoint is shown at this host's own addresses.
+
+A request's headers must arrive within 10 seconds and its body within 2
+minutes, after the first 10 seconds at 1 KiB a second at least; a slower
+request is answered 408 and its connection closed. Answers, event streams and
+long tool calls have no time limit.
 
 --expose chooses what clients see: "direct" lists every catalog tool,
 "search" only find_tools, describe_tool and call_tool (a small, fixed list
@@ -141,7 +144,7 @@ func (g *globals) serveHTTP(ctx context.Context, srv *mcp.Server, o serveOptions
 	if err != nil {
 		return err
 	}
-	g.printServeBanner(endpoint.URL(), token, tokenFile)
+	g.printServeBanner(endpoint, tokenFile)
 	return endpoint.Serve(ctx)
 }
 
@@ -160,37 +163,4 @@ func serveToken(o serveOptions) (token, file string, err error) {
 		return "", "", err
 	}
 	return token, file, nil
-}
-
-// printServeBanner tells the user, on stderr, where toolhub listens and how
-// to connect clients to it, in one write.
-func (g *globals) printServeBanner(url, token, tokenFile string) {
-	var b strings.Builder
-	fmt.Fprintf(&b, "toolhub serves MCP at %s\n", url)
-	if token == "" {
-		b.WriteString("authentication is off (--no-auth): any program on this machine may connect\n")
-	} else {
-		fmt.Fprintf(&b, "bearer token: in %s (send \"Authorization: Bearer <token>\")\n", tokenFile)
-	}
-	b.WriteString("\nClient configuration:\n")
-	b.WriteString(mcp.FormatSnippets(append(mcp.HTTPSnippets(url, token), g.stdioSnippets()...)))
-	_, _ = io.WriteString(g.stdio.Err, b.String())
-}
-
-// stdioSnippets are the client entries that start this toolhub over stdio.
-func (g *globals) stdioSnippets() []mcp.Snippet {
-	exe, err := os.Executable()
-	if err != nil {
-		return nil
-	}
-	if resolved, err := filepath.EvalSymlinks(exe); err == nil {
-		exe = resolved
-	}
-	args := []string{"serve"}
-	if g.configPath != "" {
-		if abs, err := filepath.Abs(g.configPath); err == nil {
-			args = append(args, "--config", abs)
-		}
-	}
-	return mcp.StdioSnippets(exe, args)
 }

@@ -234,11 +234,14 @@ func TestServeHTTP(t *testing.T) {
 	}
 	token := strings.TrimSpace(string(data))
 	banner := stderr.String()
-	for _, want := range []string{tokenFile, "Bearer " + token, `"servers"`, `"mcpServers"`, `"command"`,
+	for _, want := range []string{tokenFile, "cat " + tokenFile, `"servers"`, `"mcpServers"`, `"command"`,
 		`"serve"`, "claude mcp add --transport http toolhub " + url} {
 		if !strings.Contains(banner, want) {
 			t.Errorf("banner lacks %q:\n%s", want, banner)
 		}
+	}
+	if strings.Contains(banner, token) {
+		t.Errorf("banner prints the token:\n%s", banner)
 	}
 
 	resp, err := http.Post(url, "application/json", strings.NewReader(`{"jsonrpc":"2.0","id":1,"method":"ping"}`))

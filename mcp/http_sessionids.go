@@ -1,0 +1,107 @@
+package mcp
+
+import (
+	"bytes"
+	"encoding/json"
+	"net/http"
+
+	mcpgo "github.com/mark3labs/mcp-go/mcp"
+	mcpserver "github.com/mark3labs/mcp-go/server"
+)
+
+// checkSessionIDs answers what the Streamable HTTP specification asks of a
+// server that keeps sessions, where mcp-go answers otherwise:
+//
+//   - a JSON-RPC batch (a JSON array) gets a JSON-RPC error saying batches
+//     are not supported, not that the body is not JSON;
+//   - a legacy-era request other than initialize that carries no
+//     Mcp-Session-Id gets 400, not 404 (404 tells a client its session
+//     ended and it should initialize again);
+//   - a legacy-era GET or DELETE whose Mcp-Session-Id is not one this server
+//     issued, or one that ended, gets 404; mcp-go would open an event stream
+//     for an invented id, making it a session.
+//
+// Requests of the 2026-07-28 era carry no session at all and pass on
+// unchanged; the era is decided per request as mcp-go decides it, from the
+// Mcp-Protocol-Version header or the protocol version in params._meta.
+func checkSessionIDs(ids mcpserver.SessionIdManager, next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		body := readBody(r) // read once, by limitBody
+		if r.Method == http.MethodPost && isBatch(body) {
+			writeRPCError(w, http.StatusBadRequest, nil, mcpgo.INVALID_REQUEST,
+				"JSON-RPC batches are not supported: send each message in a request of its own")
+			return
+		}
+		if modernEra(r.Header, body) {
+			next.ServeHTTP(w, r)
+			return
+		}
+		id := r.Header.Get(mcpserver.HeaderKeySessionID)
+		switch r.Method {
+		case http.MethodPost:
+			if env, ok := parseEnvelope(body); ok && id == "" && env.Method != string(mcpgo.MethodInitialize) {
+				writeRPCError(w, http.StatusBadRequest, env.ID, mcpgo.INVALID_REQUEST,
+					"Mcp-Session-Id header missing: send initialize first, then the id it returned with every request")
+				return
+			}
+		case http.MethodGet, http.MethodDelete:
+			if id == "" {
+				http.Error(w, "Bad Request: Mcp-Session-Id header missing", http.StatusBadRequest)
+				return
+			}
+			if ended, err := ids.Validate(id); err != nil || ended {
+				http.Error(w, "Not Found: no such session (it ended or never existed); initialize again", http.StatusNotFound)
+				return
+			}
+		}
+		next.ServeHTTP(w, r)
+	})
+}
+
+// isBatch reports whether a request body is a JSON array.
+func isBatch(body []byte) bool {
+	trimmed := bytes.TrimLeft(body, " \t\r\n")
+	return len(trimmed) > 0 && trimmed[0] == '['
+}
+
+// modernEra reports whether a request belongs to protocol version
+// 2026-07-28 or later, by the rule mcp-go applies: the Mcp-Protocol-Version
+// header or params._meta names such a version.
+func modernEra(h http.Header, body []byte) bool {
+	if mcpgo.IsModernProtocol(h.Get(mcpgo.HeaderProtocolVersion)) {
+		return true
+	}
+	var msg struct {
+		Params struct {
+			Meta *mcpgo.Meta `json:"_meta"`
+		} `json:"params"`
+	}
+	return len(body) > 0 && json.Unmarshal(body, &msg) == nil && mcpgo.IsModernProtocol(msg.Params.Meta.ProtocolVersion())
+}
+
+// parseEnvelope decodes one JSON-RPC message; ok is false when body is not
+// a JSON object (mcp-go answers that itself).
+func parseEnvelope(body []byte) (envelope, bool) {
+	var env envelope
+	return env, json.Unmarshal(body, &env) == nil
+}
+
+// writeRPCError answers a JSON-RPC error with the given HTTP status; id is
+// the request's raw id, nil or empty when it has none.
+func writeRPCError(w http.ResponseWriter, status int, id json.RawMessage, code int, msg string) {
+	if len(id) == 0 {
+		id = json.RawMessage("null")
+	}
+	out, err := json.Marshal(struct {
+		JSONRPC string                    `json:"jsonrpc"`
+		ID      json.RawMessage           `json:"id"`
+		Error   mcpgo.JSONRPCErrorDetails `json:"error"`
+	}{mcpgo.JSONRPC_VERSION, id, mcpgo.NewJSONRPCErrorDetails(code, msg, nil)})
+	if err != nil {
+		http.Error(w, msg, status)
+		return
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(status)
+	_, _ = w.Write(out)
+}
