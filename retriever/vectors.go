@@ -17,8 +17,8 @@ type vectorSet struct {
 	ids    []string  // per row; "" marks a free row
 	scales []float32 // per row: the unit of its code
 	rows   map[string]int
-	free   []int // free rows, taken from the end
-	taken  map[int]bool
+	free   []int  // free rows, taken from the end
+	taken  []bool // while loading: rows claimed by a code entry
 }
 
 // placement is where a chunk's code went: its row and unit, stored in
@@ -30,7 +30,7 @@ type placement struct {
 }
 
 func newVectorSet(dims int, codes *codeFile) *vectorSet {
-	return &vectorSet{dims: dims, codes: codes, rows: map[string]int{}, taken: map[int]bool{}}
+	return &vectorSet{dims: dims, codes: codes, rows: map[string]int{}, taken: make([]bool, codes.rows)}
 }
 
 // load records a code already on disk, at open.

@@ -24,6 +24,10 @@ func (g *globals) benchIdleMemory(cmd *cobra.Command, f benchRetrievalFlags) err
 	return writeJSON(g.stdio.Out, m)
 }
 
+// reopenSynthetic measures the reopened synthetic index; tests, whose
+// binary is not toolhub, set it to nil to measure in their own process.
+var reopenSynthetic = reopenInChild
+
 // reopenInChild measures a reopened synthetic index in a fresh toolhub
 // process, so that nothing the ingest left on this process's heap counts.
 func reopenInChild(ctx context.Context, dir string, dims int) (synthetic.Memory, error) {

@@ -140,7 +140,7 @@ func gate(on bool, got, want float64) string {
 func (g *globals) benchSynthetic(cmd *cobra.Command, f benchRetrievalFlags) error {
 	progress, done := g.ingestProgress()
 	rep, err := synthetic.Run(cmd.Context(), synthetic.Config{
-		Chunks: f.synthetic, Dims: f.dims, Queries: f.query, Progress: progress, Reopen: reopenInChild,
+		Chunks: f.synthetic, Dims: f.dims, Queries: f.query, Progress: progress, Reopen: reopenSynthetic,
 	})
 	done()
 	if err != nil {
