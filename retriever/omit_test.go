@@ -14,7 +14,7 @@ func TestRemovedSubfolderStaysOutOfRefreshes(t *testing.T) {
 	ix := openIndex(t, Options{})
 	ingestPaths(t, ix, src)
 	ctx := context.Background()
-	if _, err := ix.Remove(ctx, drop); err != nil {
+	if _, err := ix.Remove(ctx, drop+string(filepath.Separator)); err != nil {
 		t.Fatal(err)
 	}
 	st := assertConsistent(t, ix)

@@ -128,6 +128,9 @@ func (ix *Index) List(prefix string) ([]DocInfo, error) {
 func (ix *Index) Remove(ctx context.Context, path string) (int, error) {
 	ix.writeMu.Lock()
 	defer ix.writeMu.Unlock()
+	if filepath.IsAbs(path) {
+		path = filepath.Clean(path)
+	}
 	recs, err := ix.docsUnder(path)
 	if err == nil && len(recs) == 0 && !filepath.IsAbs(path) {
 		if abs, absErr := filepath.Abs(path); absErr == nil {

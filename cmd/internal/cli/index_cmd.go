@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 	"time"
@@ -130,7 +131,7 @@ it), so refreshing the folder leaves it out; ` + "`index add PATH`" + ` brings i
 			if err != nil {
 				return err
 			}
-			if p := absIfExists(args[0]); slices.Contains(excluded, p) {
+			if p := filepath.Clean(absIfExists(args[0])); slices.Contains(excluded, p) {
 				fmt.Fprintf(g.stdio.Out, "%s stays out of the index when its folder is refreshed; `toolhub index add %s` brings it back\n", p, p)
 			}
 			return nil
