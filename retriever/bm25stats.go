@@ -111,3 +111,10 @@ func (f *fulltext) countTokens(title string, chunks []chunkRecord) int64 {
 	}
 	return n
 }
+
+// committedChunks is the number of committed chunks.
+func (b *bm25Totals) committedChunks() int64 {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.chunks
+}

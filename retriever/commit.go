@@ -20,6 +20,7 @@ const (
 	stageStaged  = "staged"  // chunks and pending records are in Badger
 	stageIndexed = "indexed" // Bleve holds the new chunks
 	stageMarked  = "marked"  // records to remove are marked deleting
+	stageCoded   = "coded"   // vector codes are in the code file, not yet in Badger
 )
 
 // commitGroup takes documents through pending → indexed → committed:

@@ -136,6 +136,62 @@ func TestKillDuringIngest(t *testing.T) {
 	}
 }
 
+// TestKillDuringEmbedding kills a child process while it stores vectors,
+// then checks that the reopened index's codes agree with its vectors and
+// that the next ingest completes them.
+func TestKillDuringEmbedding(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds and runs a child process")
+	}
+	bin := buildIngestChild(t)
+	src, dir := t.TempDir(), t.TempDir()
+	const files, dims = 1500, 32
+	writeCorpus(t, src, files)
+	cmd := exec.Command(bin, dir, src, strconv.Itoa(dims))
+	out, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var stderr strings.Builder
+	cmd.Stderr = &stderr
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	sc := bufio.NewScanner(out)
+	embedded := 0
+	for sc.Scan() && embedded < 2*embedBatchChunks {
+		if n, ok := strings.CutPrefix(sc.Text(), "embedded "); ok {
+			embedded, _ = strconv.Atoi(n)
+		}
+	}
+	if err := cmd.Process.Signal(syscall.SIGKILL); err != nil {
+		t.Fatal(err)
+	}
+	err = cmd.Wait()
+	var exit *exec.ExitError
+	if !errors.As(err, &exit) || exit.Sys().(syscall.WaitStatus).Signal() != syscall.SIGKILL {
+		t.Fatalf("child was not killed while embedding: %v (stderr %s)", err, stderr.String())
+	}
+
+	emb := &hashEmbedder{model: "wordhash", dims: dims} // same name: the stored vectors stay
+	ix := openIndexAt(t, dir, Options{Embedder: emb, ChunkBytes: 256})
+	assertConsistent(t, ix)
+	assertCodesConsistent(t, ix)
+	st, err := ix.Status()
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("killed after %d vectors reported; %d served on reopen of %d chunks", embedded, st.Vectors, st.Chunks)
+	if st.Vectors < embedded || st.Vectors >= st.Chunks {
+		t.Errorf("%d vectors after the kill, want between %d and %d", st.Vectors, embedded, st.Chunks-1)
+	}
+	rep := ingestPaths(t, ix, src)
+	if rep.Indexed != 0 || rep.Embedded != st.Chunks-st.Vectors || rep.Unembedded != 0 {
+		t.Fatalf("finishing ingest: %+v", rep)
+	}
+	assertCodesConsistent(t, ix)
+}
+
 // writeCorpus writes n Markdown files of a few chunks each, with a unique
 // token per file and a word common to all.
 func writeCorpus(t *testing.T, dir string, n int) {

@@ -58,6 +58,10 @@ type IngestReport struct {
 	Removed   int `json:"removed"`
 	Chunks    int `json:"chunks"`   // chunks written for new or changed documents
 	Embedded  int `json:"embedded"` // chunk vectors written
+	// Unembedded counts committed chunks still without a vector after the
+	// ingest: outside the paths given, or not computed because of an error.
+	// An ingest with no paths computes them all.
+	Unembedded int `json:"unembedded,omitempty"`
 	// EmbedError is set when vectors could not be computed; the text is
 	// indexed regardless and the next ingest tries the vectors again.
 	EmbedError string        `json:"embed_error,omitempty"`

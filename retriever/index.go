@@ -27,8 +27,10 @@ type Index struct {
 	// replacedEmbedder names the embedder whose vectors Open dropped
 	// because another one is configured now.
 	replacedEmbedder string
-	opts             Options
-	log              *slog.Logger
+	// recoded counts the vectors Open had to code again from their floats.
+	recoded int
+	opts    Options
+	log     *slog.Logger
 
 	writeMu sync.Mutex // one ingest or removal at a time
 	bm25    bm25Totals
@@ -105,6 +107,10 @@ func (ix *Index) Close() error {
 	ix.writeMu.Lock()
 	defer ix.writeMu.Unlock()
 	var errs []error
+	if ix.vec != nil {
+		errs = append(errs, ix.vec.close())
+		ix.vec = nil
+	}
 	if ix.ft != nil {
 		errs = append(errs, ix.ft.close())
 	}

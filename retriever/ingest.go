@@ -43,21 +43,28 @@ func (ix *Index) IngestPaths(ctx context.Context, paths []string, opts IngestOpt
 	}
 	start := time.Now()
 	t := &tally{progress: opts.Progress}
+	omit, err := ix.loadOmissions()
+	if err != nil {
+		return IngestReport{}, err
+	}
 	confined := confinedRoots{}
 	defer confined.close()
-	jobs, unreadable := ix.scan(ctx, roots, confined, opts, t)
+	jobs, unreadable := ix.scan(ctx, roots, omit, confined, opts, t)
 	if err := ctx.Err(); err != nil {
 		return t.report, err
 	}
-	err = ix.ingest(ctx, jobs, opts, t, func(seen map[string]bool) error {
-		return ix.removeUnseen(roots, seen, unreadable, t)
+	scope := embedScope{all: len(paths) == 0, roots: roots}
+	err = ix.ingest(ctx, jobs, opts, t, scope, func(seen map[string]bool) error {
+		return ix.removeUnseen(roots, omit, seen, unreadable, t)
 	})
 	return ix.finishReport(t, start), err
 }
 
 // IngestDocuments indexes documents given as text, through the same
 // pipeline as files: unchanged ones (same title and text) are skipped,
-// changed ones replaced. Nothing else is removed.
+// changed ones replaced. Nothing else is removed. The vectors computed are
+// those the given documents lack; with no documents, every chunk that
+// lacks one is embedded.
 func (ix *Index) IngestDocuments(ctx context.Context, docs []Document, opts IngestOptions) (IngestReport, error) {
 	opts = opts.withDefaults()
 	ix.writeMu.Lock()
@@ -78,13 +85,18 @@ func (ix *Index) IngestDocuments(ctx context.Context, docs []Document, opts Inge
 		jobs = append(jobs, job{path: d.Path, doc: &d})
 	}
 	t.total = len(jobs)
-	err := ix.ingest(ctx, jobs, opts, t, nil)
+	scope := embedScope{all: len(jobs) == 0, docs: make([]string, len(jobs))}
+	for i, j := range jobs {
+		scope.docs[i] = j.path
+	}
+	err := ix.ingest(ctx, jobs, opts, t, scope, nil)
 	return ix.finishReport(t, start), err
 }
 
 // ingest runs the pipeline over jobs, then the optional cleanup, then the
-// vector backfill, keeping the dirty flag up while the stores change.
-func (ix *Index) ingest(ctx context.Context, jobs []job, opts IngestOptions, t *tally, cleanup func(map[string]bool) error) error {
+// vector backfill of the scope, keeping the dirty flag up while the
+// stores change.
+func (ix *Index) ingest(ctx context.Context, jobs []job, opts IngestOptions, t *tally, scope embedScope, cleanup func(map[string]bool) error) error {
 	if err := setFlag(ix.db, keyDirty, true); err != nil {
 		return fmt.Errorf("ingest: %w", err)
 	}
@@ -93,7 +105,7 @@ func (ix *Index) ingest(ctx context.Context, jobs []job, opts IngestOptions, t *
 		err = cleanup(seen)
 	}
 	if err == nil {
-		ix.embedMissing(ctx, t)
+		ix.embedMissing(ctx, t, scope)
 	}
 	if t.report.Removed > 0 || t.report.Indexed > 0 {
 		collectGarbage(ix.db)
@@ -130,7 +142,12 @@ func (ix *Index) resolveRoots(paths []string) ([]string, error) {
 		}
 		roots[i] = abs
 	}
-	err := updateEach(ix.db, roots, func(txn *badger.Txn, root string) error { return txn.Set(rootKey(root), nil) })
+	err := updateEach(ix.db, roots, func(txn *badger.Txn, root string) error {
+		if err := ix.unomit(txn, root); err != nil {
+			return err
+		}
+		return txn.Set(rootKey(root), nil)
+	})
 	if err != nil {
 		return nil, fmt.Errorf("record roots: %w", err)
 	}
@@ -139,13 +156,14 @@ func (ix *Index) resolveRoots(paths []string) ([]string, error) {
 
 // scan walks the roots and returns one job per file, and the paths that
 // could not be read; walk problems are reported as events.
-func (ix *Index) scan(ctx context.Context, roots []string, confined confinedRoots, opts IngestOptions, t *tally) ([]job, []string) {
+func (ix *Index) scan(ctx context.Context, roots []string, omit omissions, confined confinedRoots, opts IngestOptions, t *tally) ([]job, []string) {
 	var jobs []job
 	var problems []Event
 	var unreadable []string
 	seen := map[string]bool{}
 	for _, root := range roots {
 		w := newWalker(root, opts.Exclude, opts.MaxFileBytes)
+		w.omit = omit.under(root)
 		if err := w.walk(ctx); err != nil {
 			reason := err.Error()
 			if errors.Is(err, fs.ErrNotExist) {
@@ -184,15 +202,16 @@ func (ix *Index) scan(ctx context.Context, roots []string, confined confinedRoot
 }
 
 // removeUnseen drops the documents under roots that the walk did not
-// index or find unchanged, except under paths it could not read.
-func (ix *Index) removeUnseen(roots []string, seen map[string]bool, unreadable []string, t *tally) error {
+// index or find unchanged, except under paths it could not read and those
+// of roots inside an excluded folder.
+func (ix *Index) removeUnseen(roots []string, omit omissions, seen map[string]bool, unreadable []string, t *tally) error {
 	var gone []*docRecord
 	kept := func(path string) bool {
 		return slices.ContainsFunc(unreadable, func(u string) bool { return isUnder(path, u) })
 	}
 	for _, root := range roots {
 		err := eachDoc(ix.db, root, func(rec *docRecord) error {
-			if isUnder(rec.Path, root) && !seen[rec.Path] && !kept(rec.Path) {
+			if isUnder(rec.Path, root) && !seen[rec.Path] && !kept(rec.Path) && !omit.ownedElsewhere(rec.Path, root) {
 				gone = append(gone, rec)
 			}
 			return nil

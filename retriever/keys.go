@@ -14,16 +14,21 @@ const (
 	prefixState  = "s/" // s/<path> → state, present while not committed
 	prefixChunk  = "c/" // c/<chunkID> → chunkRecord
 	prefixVector = "v/" // v/<chunkID> → little-endian float32s
+	prefixCode   = "q/" // q/<chunkID> → row in the code file, unit of the code
 	prefixRoot   = "r/" // r/<path> → empty; roots added with IngestPaths
+	prefixOmit   = "x/" // x/<path> → empty; removed from under a root
 	keyDirty     = "m/dirty"
 	keyEmbedder  = "m/embedder"
+	keyCodes     = "m/codes" // identity of the code file the q/ keys point into
 )
 
 func docKey(path string) []byte   { return []byte(prefixDoc + path) }
 func stateKey(path string) []byte { return []byte(prefixState + path) }
 func chunkKey(id string) []byte   { return []byte(prefixChunk + id) }
 func vectorKey(id string) []byte  { return []byte(prefixVector + id) }
+func codeKey(id string) []byte    { return []byte(prefixCode + id) }
 func rootKey(path string) []byte  { return []byte(prefixRoot + path) }
+func omitKey(path string) []byte  { return []byte(prefixOmit + path) }
 func chunkIDOf(path string, gen uint32, ord int) string {
 	return path + "#" + strconv.FormatUint(uint64(gen), 10) + "." + strconv.Itoa(ord)
 }

@@ -11,11 +11,10 @@ import (
 
 // Defaults used when the matching Options field is zero.
 const (
-	DefaultChunkBytes     = 2000
-	DefaultExactScanLimit = 200_000
-	DefaultCandidates     = 1000
-	DefaultMaxFileBytes   = 10 << 20
-	bleveBatchChunks      = 500
+	DefaultChunkBytes   = 2000
+	DefaultCandidates   = 100
+	DefaultMaxFileBytes = 10 << 20
+	bleveBatchChunks    = 500
 )
 
 // Options configure an Index. The zero value is a BM25-only index with the
@@ -25,11 +24,8 @@ type Options struct {
 	Embedder Embedder
 	// ChunkBytes is the largest chunk cut from a document, in bytes.
 	ChunkBytes int
-	// ExactScanLimit is the number of vectors up to which the vector leg
-	// scans every float32 row; past it a sign-code prefilter runs first.
-	ExactScanLimit int
-	// Candidates is how many rows the sign-code prefilter passes on to the
-	// exact re-rank.
+	// Candidates is how many rows the int8 code scan passes on to the
+	// exact float re-rank, at least twice the hits wanted; default 100.
 	Candidates int
 	// EmbedderError, when set with no Embedder, says why the configured
 	// embedder could not be used; search notes name it.
@@ -46,9 +42,6 @@ type Options struct {
 func (o Options) withDefaults() Options {
 	if o.ChunkBytes <= 0 {
 		o.ChunkBytes = DefaultChunkBytes
-	}
-	if o.ExactScanLimit <= 0 {
-		o.ExactScanLimit = DefaultExactScanLimit
 	}
 	if o.Candidates <= 0 {
 		o.Candidates = DefaultCandidates
@@ -68,8 +61,13 @@ func (o Options) withDefaults() Options {
 // badgerOptions sizes Badger for a desktop. Badger's defaults target
 // servers (64 MiB memtables, five of them, a 256 MiB block cache and 1 GiB
 // value-log files), which would keep an idle hub at hundreds of MiB.
+//
+// Tables keep the same size at every level (TableSizeMultiplier 1): a
+// compaction's table builders hold twice the table size each, so 2 MiB
+// tables keep a compaction after reopening at a few MiB where growing
+// tables took close to 100 MiB.
 func badgerOptions(dir string, log *slog.Logger) badger.Options {
-	return badger.DefaultOptions(dir).
+	opts := badger.DefaultOptions(dir).
 		WithLogger(badgerLogger{log: log}).
 		WithMetricsEnabled(false).
 		WithNumVersionsToKeep(1).
@@ -88,4 +86,6 @@ func badgerOptions(dir string, log *slog.Logger) badger.Options {
 		WithCompression(options.Snappy).
 		WithDetectConflicts(false).
 		WithCompactL0OnClose(true)
+	opts.TableSizeMultiplier = 1
+	return opts
 }

@@ -167,7 +167,7 @@ func (g generations) owns(id string) bool {
 // sweepBadger deletes chunks and vectors of versions no record points to.
 func (ix *Index) sweepBadger(gens generations) error {
 	var stray [][]byte
-	for _, prefix := range []string{prefixChunk, prefixVector} {
+	for _, prefix := range []string{prefixChunk, prefixVector, prefixCode} {
 		err := eachKey(ix.db, prefix, false, func(id string, _ []byte) error {
 			if !gens.owns(id) {
 				stray = append(stray, []byte(prefix+id))

@@ -59,8 +59,11 @@ func (s *searchRun) vector(ctx context.Context, n int) ([]rankedID, error) {
 	if prefix == "" {
 		accept = nil
 	}
-	hits := s.ix.vec.search(q, n, accept, s.ix.opts.ExactScanLimit, s.ix.opts.Candidates)
+	hits, err := s.ix.nearest(q, n, accept)
 	s.res.Timings.VectorMS = msSince(start)
+	if err != nil {
+		return nil, err
+	}
 	out := make([]rankedID, 0, len(hits))
 	for _, h := range hits {
 		if s.view.visible(h.id) {

@@ -20,7 +20,10 @@ type Status struct {
 	Unsettled int      `json:"unsettled"`
 	DiskBytes int64    `json:"disk_bytes"`
 	Roots     []string `json:"roots"`
-	Scoring   string   `json:"scoring"`
+	// Excluded lists paths removed from under a root, left out of its
+	// refreshes until added again by name.
+	Excluded []string `json:"excluded,omitempty"`
+	Scoring  string   `json:"scoring"`
 	// Embedder is "<model>@<dims>" when configured, else empty: BM25 only.
 	Embedder string `json:"embedder,omitempty"`
 	// StoredEmbedder is the model the stored vectors came from.
@@ -45,6 +48,9 @@ func (ix *Index) Status() (Status, error) {
 		return st, fmt.Errorf("status: %w", err)
 	}
 	if st.Roots, err = ix.Roots(); err != nil {
+		return st, err
+	}
+	if st.Excluded, err = ix.Excluded(); err != nil {
 		return st, err
 	}
 	if st.StoredEmbedder, err = ix.storedEmbedder(); err != nil {
@@ -115,11 +121,16 @@ func (ix *Index) List(prefix string) ([]DocInfo, error) {
 }
 
 // Remove drops path (a file, a folder, or a Document path) and everything
-// under it from the index, and forgets it and the roots under it. It
-// returns the number of documents removed.
+// under it from the index, and forgets it and the roots under it. A path
+// below another root is recorded as excluded (see Excluded), so that
+// refreshing that root leaves it out. It returns the number of documents
+// removed.
 func (ix *Index) Remove(ctx context.Context, path string) (int, error) {
 	ix.writeMu.Lock()
 	defer ix.writeMu.Unlock()
+	if filepath.IsAbs(path) {
+		path = filepath.Clean(path)
+	}
 	recs, err := ix.docsUnder(path)
 	if err == nil && len(recs) == 0 && !filepath.IsAbs(path) {
 		if abs, absErr := filepath.Abs(path); absErr == nil {
@@ -130,6 +141,12 @@ func (ix *Index) Remove(ctx context.Context, path string) (int, error) {
 	if err != nil {
 		return 0, fmt.Errorf("remove %s: %w", path, err)
 	}
+	if err := ix.forgetRoots(path); err != nil {
+		return 0, err
+	}
+	if _, err := ix.omit(path); err != nil {
+		return 0, err
+	}
 	for start := 0; start < len(recs); start += bleveBatchChunks {
 		if err := ctx.Err(); err != nil {
 			return start, err
@@ -139,7 +156,7 @@ func (ix *Index) Remove(ctx context.Context, path string) (int, error) {
 		}
 	}
 	collectGarbage(ix.db)
-	return len(recs), ix.forgetRoots(path)
+	return len(recs), nil
 }
 
 // docsUnder lists the records of path and of the documents below it.

@@ -119,9 +119,9 @@ func deleteKeys(db *badger.DB, keys [][]byte) error {
 
 // chunkAndVectorKeys lists the Badger keys of the given chunk IDs.
 func chunkAndVectorKeys(ids []string) [][]byte {
-	keys := make([][]byte, 0, 2*len(ids))
+	keys := make([][]byte, 0, 3*len(ids))
 	for _, id := range ids {
-		keys = append(keys, chunkKey(id), vectorKey(id))
+		keys = append(keys, chunkKey(id), vectorKey(id), codeKey(id))
 	}
 	return keys
 }

@@ -3,9 +3,13 @@ package retriever
 import (
 	"cmp"
 	"container/heap"
+	"errors"
+	"fmt"
 	"runtime"
 	"slices"
 	"sync"
+
+	"github.com/dgraph-io/badger/v4"
 )
 
 // vecHit is one vector-leg result: cosine similarity to the query.
@@ -54,24 +58,16 @@ func (t *topK) sorted() []vecHit {
 	return out
 }
 
-// search returns the k rows most similar to the normalised query q among
-// those accept allows. Up to exactLimit live rows it scans every row;
-// beyond, the sign codes pick `candidates` rows by Hamming distance and
-// only those are scored exactly.
-func (s *vectorSet) search(q []float32, k int, accept func(id string) bool, exactLimit, candidates int) []vecHit {
+// candidates returns the c accepted rows whose codes score best against
+// the normalised query q, with the codes' estimate of the score. Past
+// 8192 rows the scan is split across the available cores.
+func (s *vectorSet) candidates(q []float32, c int, accept func(id string) bool) []vecHit {
 	s.mu.RLock()
 	defer s.mu.RUnlock()
-	if len(q) != s.dims || k <= 0 {
+	if len(q) != s.dims || c <= 0 || len(s.rows) == 0 {
 		return nil
 	}
-	if len(s.rows) <= exactLimit {
-		return s.exact(q, k, accept)
-	}
-	return s.rerank(q, k, s.prefilter(q, candidates, accept))
-}
-
-// exact scores every live row, split across the available cores.
-func (s *vectorSet) exact(q []float32, k int, accept func(string) bool) []vecHit {
+	qc := quantizeQuery(q)
 	n := len(s.ids)
 	parts := 1
 	if n >= 8192 {
@@ -81,71 +77,68 @@ func (s *vectorSet) exact(q []float32, k int, accept func(string) bool) []vecHit
 	var wg sync.WaitGroup
 	for p := range parts {
 		lo, hi := p*n/parts, (p+1)*n/parts
-		tops[p] = &topK{k: k}
-		wg.Go(func() { s.scanRange(q, lo, hi, accept, tops[p]) })
+		tops[p] = &topK{k: c}
+		wg.Go(func() { s.scanCodes(qc, lo, hi, accept, tops[p]) })
 	}
 	wg.Wait()
-	all := &topK{k: k}
+	all := &topK{k: c}
 	for _, t := range tops {
 		for _, h := range t.hits {
 			all.offer(h)
 		}
 	}
-	return all.sorted()
+	return all.hits
 }
 
-func (s *vectorSet) scanRange(q []float32, lo, hi int, accept func(string) bool, top *topK) {
+func (s *vectorSet) scanCodes(q []int32, lo, hi int, accept func(string) bool, top *topK) {
 	for r := lo; r < hi; r++ {
 		id := s.ids[r]
 		if id == "" || (accept != nil && !accept(id)) {
 			continue
 		}
-		top.offer(vecHit{id: id, score: dot(q, s.data[r*s.dims:])})
-	}
-}
-
-// prefilter returns up to c live, accepted rows with the smallest Hamming
-// distance to the query's sign code, chosen with a distance histogram.
-func (s *vectorSet) prefilter(q []float32, c int, accept func(string) bool) []int {
-	code := make([]uint64, s.words)
-	signCode(q, code)
-	dist := make([]uint32, len(s.ids))
-	hist := make([]int, s.dims+2)
-	for r, id := range s.ids {
-		if id == "" || (accept != nil && !accept(id)) {
-			dist[r] = uint32(s.dims + 1) // marks an excluded row
+		score := float32(dotCode(q, s.codes.row(r))) * s.scales[r]
+		if len(top.hits) == top.k && score < top.hits[0].score {
 			continue
 		}
-		d := hamming(code, s.codes[r*s.words:(r+1)*s.words])
-		dist[r] = uint32(d)
-		hist[d]++
+		top.offer(vecHit{id: id, score: score})
 	}
-	limit, taken := 0, 0
-	for limit <= s.dims && taken+hist[limit] < c {
-		taken += hist[limit]
-		limit++
-	}
-	room := c - taken // rows allowed at distance == limit
-	rows := make([]int, 0, c)
-	for r, d := range dist {
-		switch {
-		case int(d) < limit:
-			rows = append(rows, r)
-		case int(d) == limit && limit <= s.dims && room > 0:
-			rows = append(rows, r)
-			room--
-		}
-	}
-	return rows
 }
 
-// rerank scores the candidate rows exactly and keeps the k best.
-func (s *vectorSet) rerank(q []float32, k int, rows []int) []vecHit {
-	top := &topK{k: k}
-	for _, r := range rows {
-		top.offer(vecHit{id: s.ids[r], score: dot(q, s.data[r*s.dims:])})
+// nearest returns the n chunks closest to the normalised query q among
+// those accept allows: the code scan picks rerankDepth(n) candidates,
+// whose float vectors are read from Badger and scored exactly.
+func (ix *Index) nearest(q []float32, n int, accept func(string) bool) ([]vecHit, error) {
+	return ix.rerank(q, n, ix.vec.candidates(q, ix.rerankDepth(n), accept))
+}
+
+// rerankDepth is how many candidates the exact re-rank of n hits reads.
+func (ix *Index) rerankDepth(n int) int { return max(ix.opts.Candidates, 2*n) }
+
+// rerank scores candidates with their stored float vectors and keeps the
+// n best. A candidate removed since the scan is passed over.
+func (ix *Index) rerank(q []float32, n int, cands []vecHit) ([]vecHit, error) {
+	top := &topK{k: n}
+	buf := make([]float32, len(q))
+	err := ix.db.View(func(txn *badger.Txn) error {
+		for _, c := range cands {
+			item, err := txn.Get(vectorKey(c.id))
+			if errors.Is(err, badger.ErrKeyNotFound) {
+				continue
+			}
+			if err != nil {
+				return fmt.Errorf("read vector %s: %w", c.id, err)
+			}
+			if err := item.Value(func(b []byte) error { return decodeVector(b, buf) }); err != nil {
+				return fmt.Errorf("vector %s: %w", c.id, err)
+			}
+			top.offer(vecHit{id: c.id, score: dot(q, buf)})
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, fmt.Errorf("re-rank: %w", err)
 	}
-	return top.sorted()
+	return top.sorted(), nil
 }
 
 // compareHits is the sort order of better, for slices.SortFunc.

@@ -1,17 +1,22 @@
 package retriever
 
 import (
-	"context"
+	"encoding/binary"
 	"errors"
 	"fmt"
+	"math"
+	"path/filepath"
 
 	"github.com/dgraph-io/badger/v4"
 )
 
+// codeFileName is the code file's name in the index folder.
+const codeFileName = "vectors.i8"
+
 // applyEmbedderStamp compares the configured embedder with the one the
 // stored vectors came from. On a change of model or dimension every
-// stored vector is dropped; the next ingest embeds the chunks again, so
-// vector spaces are never mixed.
+// stored vector and code is dropped; the next ingest embeds the chunks
+// again, so vector spaces are never mixed.
 func (ix *Index) applyEmbedderStamp() error {
 	want := embedderName(ix.emb)
 	stored, err := ix.storedEmbedder()
@@ -24,7 +29,7 @@ func (ix *Index) applyEmbedderStamp() error {
 	if stored != "" {
 		ix.log.Info("index: embedder changed; vectors will be computed again", "from", stored, "to", want)
 		ix.replacedEmbedder = stored
-		if err := ix.db.DropPrefix([]byte(prefixVector)); err != nil {
+		if err := ix.db.DropPrefix([]byte(prefixVector), []byte(prefixCode)); err != nil {
 			return fmt.Errorf("drop vectors of %s: %w", stored, err)
 		}
 	}
@@ -33,146 +38,236 @@ func (ix *Index) applyEmbedderStamp() error {
 
 // storedEmbedder is the "<model>@<dims>" the stored vectors came from.
 func (ix *Index) storedEmbedder() (string, error) {
-	var stamp string
-	err := ix.db.View(func(txn *badger.Txn) error {
-		item, err := txn.Get([]byte(keyEmbedder))
+	stamp, err := getValue(ix.db, keyEmbedder)
+	if err != nil {
+		return "", fmt.Errorf("read embedder stamp: %w", err)
+	}
+	return string(stamp), nil
+}
+
+// getValue reads a key's value; a missing key reads as nil.
+func getValue(db *badger.DB, key string) ([]byte, error) {
+	var val []byte
+	err := db.View(func(txn *badger.Txn) error {
+		item, err := txn.Get([]byte(key))
 		if errors.Is(err, badger.ErrKeyNotFound) {
 			return nil
 		}
 		if err != nil {
 			return err
 		}
-		v, err := item.ValueCopy(nil)
-		stamp = string(v)
+		val, err = item.ValueCopy(nil)
 		return err
 	})
-	if err != nil {
-		return "", fmt.Errorf("read embedder stamp: %w", err)
-	}
-	return stamp, nil
+	return val, err
 }
 
-// loadVectors reads the vectors of committed chunks into memory.
+// loadVectors opens the code file and matches it with the committed
+// chunks' vectors in Badger: a code is used when its chunk is committed,
+// its float vector is stored and its row is sound. A vector without a
+// usable code (an older index, a lost or replaced code file, a write cut
+// short) is coded again from its floats; a code without a vector is
+// dropped. Only keys are read, so the floats stay on disk.
 func (ix *Index) loadVectors(gens generations) (*vectorSet, error) {
-	vs := newVectorSet(ix.emb.Dimensions())
-	n := 0
-	err := eachKey(ix.db, prefixVector, false, func(string, []byte) error { n++; return nil })
+	dims := ix.emb.Dimensions()
+	cf, err := openCodeFile(filepath.Join(ix.dir, codeFileName), dims)
 	if err != nil {
 		return nil, err
 	}
-	vs.reserve(n)
-	buf := make([]float32, vs.dims)
+	vs := newVectorSet(dims, cf)
+	repair, err := ix.matchCodes(vs, gens)
+	if err == nil && len(vs.rows) == 0 && cf.rows > 0 {
+		err = ix.resetCodes(cf) // nothing in it is used: give the disk space back
+	}
+	if err != nil {
+		_ = cf.close()
+		return nil, err
+	}
+	vs.loaded()
+	if len(repair) > 0 {
+		ix.log.Info("index: computing compact vector codes from the stored vectors", "chunks", len(repair))
+		ix.recoded = len(repair)
+		if err := ix.recode(vs, repair); err != nil {
+			_ = cf.close()
+			return nil, err
+		}
+	}
+	return vs, nil
+}
+
+// matchCodes walks the v/ and q/ keys side by side (both are sorted by
+// chunk ID), loads the sound codes into vs and returns the committed
+// chunks whose vector lacks one.
+func (ix *Index) matchCodes(vs *vectorSet, gens generations) ([]string, error) {
+	stamp, err := getValue(ix.db, keyCodes)
+	if err != nil {
+		return nil, fmt.Errorf("read code file identity: %w", err)
+	}
+	if string(stamp) != string(vs.codes.id[:]) {
+		if err := ix.db.DropPrefix([]byte(prefixCode)); err != nil {
+			return nil, fmt.Errorf("drop vector codes: %w", err)
+		}
+		if err := ix.recordCodeFile(vs.codes); err != nil {
+			return nil, err
+		}
+	}
+	var repair []string
+	var stray [][]byte
+	live := func(id string) bool {
+		ref, err := parseChunkID(id)
+		return err == nil && ref.Gen != 0 && gens[ref.Path].committed == ref.Gen
+	}
 	err = ix.db.View(func(txn *badger.Txn) error {
-		opts := badger.DefaultIteratorOptions
-		opts.Prefix = []byte(prefixVector)
-		it := txn.NewIterator(opts)
-		defer it.Close()
-		for it.Rewind(); it.Valid(); it.Next() {
-			id := string(it.Item().Key()[len(prefixVector):])
-			ref, err := parseChunkID(id)
-			if err != nil || gens[ref.Path].committed != ref.Gen {
-				continue // left by an interrupted ingest; swept on the next dirty open
+		vi, qi := keyIterator(txn, prefixVector), keyIterator(txn, prefixCode)
+		defer vi.Close()
+		defer qi.Close()
+		vi.Rewind()
+		qi.Rewind()
+		for vi.Valid() || qi.Valid() {
+			vid, qid := iterID(vi, prefixVector), iterID(qi, prefixCode)
+			switch {
+			case qi.Valid() && (!vi.Valid() || qid < vid):
+				stray = append(stray, qi.Item().KeyCopy(nil))
+				qi.Next()
+			case !qi.Valid() || vid < qid:
+				if live(vid) {
+					repair = append(repair, vid)
+				}
+				vi.Next()
+			default:
+				if live(vid) && !ix.loadCode(vs, vid, qi.Item()) {
+					repair = append(repair, vid)
+				}
+				vi.Next()
+				qi.Next()
 			}
-			if err := it.Item().Value(func(b []byte) error { return decodeVector(b, buf) }); err != nil {
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, fmt.Errorf("match vector codes: %w", err)
+	}
+	return repair, deleteKeys(ix.db, stray)
+}
+
+// resetCodes empties the code file under a new identity and records it.
+func (ix *Index) resetCodes(cf *codeFile) error {
+	if err := cf.reset(); err != nil {
+		return err
+	}
+	return ix.recordCodeFile(cf)
+}
+
+func (ix *Index) recordCodeFile(cf *codeFile) error {
+	if err := ix.db.Update(func(txn *badger.Txn) error { return txn.Set([]byte(keyCodes), cf.id[:]) }); err != nil {
+		return fmt.Errorf("record code file identity: %w", err)
+	}
+	return nil
+}
+
+func keyIterator(txn *badger.Txn, prefix string) *badger.Iterator {
+	opts := badger.DefaultIteratorOptions
+	opts.Prefix = []byte(prefix)
+	opts.PrefetchValues = false
+	return txn.NewIterator(opts)
+}
+
+func iterID(it *badger.Iterator, prefix string) string {
+	if !it.Valid() {
+		return ""
+	}
+	return string(it.Item().Key()[len(prefix):])
+}
+
+// loadCode takes a q/ entry into vs; false when it is not sound.
+func (ix *Index) loadCode(vs *vectorSet, id string, item *badger.Item) bool {
+	ok := false
+	_ = item.Value(func(b []byte) error {
+		row, scale, err := decodeCode(b)
+		ok = err == nil && vs.load(id, row, scale)
+		return nil
+	})
+	return ok
+}
+
+// recode codes stored float vectors again, a batch at a time.
+func (ix *Index) recode(vs *vectorSet, ids []string) error {
+	for start := 0; start < len(ids); start += embedBatchChunks {
+		batch := ids[start:min(start+embedBatchChunks, len(ids))]
+		vecs, err := readVectors(ix.db, batch, vs.dims)
+		if err != nil {
+			return err
+		}
+		if err := ix.storeVectors(vs, batch, vecs, false); err != nil {
+			return err
+		}
+	}
+	return vs.sync()
+}
+
+// readVectors reads the float vectors of chunks.
+func readVectors(db *badger.DB, ids []string, dims int) ([][]float32, error) {
+	out := make([][]float32, len(ids))
+	err := db.View(func(txn *badger.Txn) error {
+		for i, id := range ids {
+			item, err := txn.Get(vectorKey(id))
+			if err != nil {
+				return fmt.Errorf("read vector %s: %w", id, err)
+			}
+			out[i] = make([]float32, dims)
+			if err := item.Value(func(b []byte) error { return decodeVector(b, out[i]) }); err != nil {
 				return fmt.Errorf("vector %s: %w", id, err)
 			}
-			vs.add(id, buf)
 		}
 		return nil
 	})
-	vs.shrink()
-	return vs, err
+	return out, err
 }
 
-// embedBatchChunks is how many chunks are read and embedded at a time.
-const embedBatchChunks = 256
-
-// embedMissing computes the vectors of committed chunks that lack one. A
-// failure is recorded in the report; the text stays searchable and the
-// next ingest tries again.
-func (ix *Index) embedMissing(ctx context.Context, t *tally) {
-	if ix.emb == nil {
-		return
-	}
-	if note := ix.brk.note(); note != "" && !ix.brk.retryNow(ctx) {
-		t.report.EmbedError = note + "; the text is indexed and vectors are computed by a later ingest"
-		return
-	}
-	missing, titles, err := ix.chunksWithoutVectors()
-	if err == nil {
-		ix.vec.reserve(len(missing))
-		for start := 0; start < len(missing) && err == nil; start += embedBatchChunks {
-			batch := missing[start:min(start+embedBatchChunks, len(missing))]
-			err = ix.embedChunks(ctx, batch, titles)
-			if err == nil {
-				t.report.Embedded += len(batch)
-				t.emit(Event{Kind: EventEmbedded, Done: t.report.Embedded, Total: len(missing)})
-			}
-		}
-	}
-	if err != nil {
-		if ctx.Err() == nil && !errors.As(err, new(*DimensionError)) {
-			ix.brk.trip(err)
-		}
-		t.report.EmbedError = err.Error()
-		ix.log.Warn("index: vectors not computed; the text is indexed and the next ingest tries again", "err", err)
-	}
-}
-
-// chunksWithoutVectors lists committed chunk IDs with no vector, and the
-// title of each document involved.
-func (ix *Index) chunksWithoutVectors() ([]string, map[string]string, error) {
-	var ids []string
-	titles := map[string]string{}
-	err := eachDoc(ix.db, "", func(rec *docRecord) error {
-		if rec.State != stateCommitted {
-			return nil
-		}
-		for _, id := range versionChunkIDs(rec.Path, rec.Committed) {
-			if !ix.vec.has(id) {
-				ids = append(ids, id)
-				titles[rec.Path] = rec.Committed.Title
-			}
-		}
-		return nil
-	})
-	return ids, titles, err
-}
-
-// embedChunks embeds chunks and stores their vectors.
-func (ix *Index) embedChunks(ctx context.Context, ids []string, titles map[string]string) error {
-	chunks, err := readChunks(ix.db, ids)
+// storeVectors writes the codes of normalised vectors, then in one batch
+// their q/ keys (and, with floats, their v/ keys), then makes them
+// searchable. A code written but not recorded is a free row on reopen.
+func (ix *Index) storeVectors(vs *vectorSet, ids []string, vecs [][]float32, floats bool) error {
+	ps, err := vs.place(ids, vecs)
 	if err != nil {
 		return err
 	}
-	texts := make([]string, len(ids))
-	for i, id := range ids {
-		ref, _ := parseChunkID(id)
-		texts[i] = chunkContents(titles[ref.Path], chunks[i].Heading, chunks[i].Text)
-	}
-	vecs, err := ix.emb.Embed(ctx, texts, RoleDocument)
-	if err != nil {
+	if err := ix.fault(stageCoded); err != nil {
+		vs.release(ps)
 		return err
-	}
-	if len(vecs) != len(ids) {
-		return fmt.Errorf("embedder %s: %d vectors for %d chunks", ix.emb.Model(), len(vecs), len(ids))
 	}
 	wb := ix.db.NewWriteBatch()
 	defer wb.Cancel()
-	for i, v := range vecs {
-		if len(v) != ix.emb.Dimensions() {
-			return &DimensionError{Model: ix.emb.Model(), Got: len(v), Want: ix.emb.Dimensions()}
+	for i, p := range ps {
+		if floats {
+			if err := wb.Set(vectorKey(p.id), encodeVector(vecs[i])); err != nil {
+				vs.release(ps)
+				return fmt.Errorf("store vector: %w", err)
+			}
 		}
-		normalize(v)
-		if err := wb.Set(vectorKey(ids[i]), encodeVector(v)); err != nil {
-			return fmt.Errorf("store vector: %w", err)
+		if err := wb.Set(codeKey(p.id), encodeCode(p.row, p.scale)); err != nil {
+			vs.release(ps)
+			return fmt.Errorf("store vector code: %w", err)
 		}
 	}
 	if err := wb.Flush(); err != nil {
+		vs.release(ps)
 		return fmt.Errorf("store vectors: %w", err)
 	}
-	for i, v := range vecs {
-		ix.vec.add(ids[i], v)
-	}
+	vs.publish(ps)
 	return nil
+}
+
+func encodeCode(row int, scale float32) []byte {
+	b := make([]byte, 8)
+	binary.LittleEndian.PutUint32(b, uint32(row))
+	binary.LittleEndian.PutUint32(b[4:], math.Float32bits(scale))
+	return b
+}
+
+func decodeCode(b []byte) (int, float32, error) {
+	if len(b) != 8 {
+		return 0, 0, fmt.Errorf("vector code entry of %d bytes, want 8", len(b))
+	}
+	return int(binary.LittleEndian.Uint32(b)), math.Float32frombits(binary.LittleEndian.Uint32(b[4:])), nil
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"math/rand/v2"
+	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -61,52 +62,121 @@ func hitIDs(hits []vecHit) []string {
 	return ids
 }
 
-func TestVectorSearchMatchesNaiveScan(t *testing.T) {
-	r := rand.New(rand.NewPCG(1, 2))
-	const dims = 128
-	vecs := clusteredVectors(r, 10_000, dims, 100)
-	vs := newVectorSet(dims)
-	for i, v := range vecs {
-		vs.add(fmt.Sprintf("v%05d", i), v)
+// newTestVectorSet is an empty vector set over a code file in a temporary
+// folder.
+func newTestVectorSet(t *testing.T, dims int) *vectorSet {
+	t.Helper()
+	cf, err := openCodeFile(filepath.Join(t.TempDir(), codeFileName), dims)
+	if err != nil {
+		t.Fatal(err)
 	}
-	for q := range 5 {
-		query := randomUnit(r, dims, vecs[r.IntN(len(vecs))], 0.5)
-		want := naiveTop(vecs, query, 10)
-		exact := hitIDs(vs.search(query, 10, nil, 1<<30, 0))
-		if !slices.Equal(exact, want) {
-			t.Fatalf("query %d: exact scan %v, naive %v", q, exact, want)
-		}
-		coded := hitIDs(vs.search(query, 10, nil, 0, 1000))
-		if !slices.Equal(coded, want) {
-			t.Fatalf("query %d: sign-code prefilter %v, naive %v", q, coded, want)
-		}
+	t.Cleanup(func() { _ = cf.close() })
+	vs := newVectorSet(dims, cf)
+	vs.loaded()
+	return vs
+}
+
+func addVectors(t *testing.T, vs *vectorSet, first int, vecs [][]float32) {
+	t.Helper()
+	ids := make([]string, len(vecs))
+	for i := range vecs {
+		ids[i] = fmt.Sprintf("v%05d", first+i)
+	}
+	ps, err := vs.place(ids, vecs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	vs.publish(ps)
+}
+
+// rerankInMemory is Index.rerank with the floats at hand.
+func rerankInMemory(vecs [][]float32, q []float32, k int, cands []vecHit) []string {
+	top := &topK{k: k}
+	for _, c := range cands {
+		var i int
+		_, _ = fmt.Sscanf(c.id, "v%05d", &i)
+		top.offer(vecHit{id: c.id, score: dot(q, vecs[i])})
+	}
+	return hitIDs(top.sorted())
+}
+
+// TestCompactScanRecall checks the int8 code scan with an exact re-rank of
+// DefaultCandidates rows against a naive float scan, on random vectors
+// (the hardest case: neighbours barely stand out) and clustered ones.
+func TestCompactScanRecall(t *testing.T) {
+	const dims, n, queries, k = 384, 20_000, 40, 10
+	cases := []struct {
+		name string
+		make func(r *rand.Rand) [][]float32
+	}{
+		{"random", func(r *rand.Rand) [][]float32 {
+			out := make([][]float32, n)
+			for i := range out {
+				out[i] = randomUnit(r, dims, nil, 0)
+			}
+			return out
+		}},
+		{"clustered", func(r *rand.Rand) [][]float32 { return clusteredVectors(r, n, dims, 200) }},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			r := rand.New(rand.NewPCG(1, 2))
+			vecs := tc.make(r)
+			vs := newTestVectorSet(t, dims)
+			addVectors(t, vs, 0, vecs)
+			var found float64
+			for range queries {
+				q := randomUnit(r, dims, vecs[r.IntN(n)], 4)
+				want := naiveTop(vecs, q, k)
+				got := rerankInMemory(vecs, q, k, vs.candidates(q, DefaultCandidates, nil))
+				for _, id := range got {
+					if slices.Contains(want, id) {
+						found++
+					}
+				}
+			}
+			recall := found / (queries * k)
+			t.Logf("recall@%d = %.4f", k, recall)
+			if recall < 0.98 {
+				t.Fatalf("recall@%d of the code scan = %.4f, want ≥ 0.98", k, recall)
+			}
+		})
 	}
 }
 
-func TestVectorSetRemoveAndCompact(t *testing.T) {
+func TestVectorSetRemoveReusesRows(t *testing.T) {
 	r := rand.New(rand.NewPCG(3, 4))
-	vs := newVectorSet(16)
+	vs := newTestVectorSet(t, 16)
 	var all [][]float32
-	for i := range 3000 {
-		v := randomUnit(r, 16, nil, 0)
-		all = append(all, v)
-		vs.add(fmt.Sprintf("v%05d", i), v)
+	for range 3000 {
+		all = append(all, randomUnit(r, 16, nil, 0))
 	}
+	addVectors(t, vs, 0, all)
+	rows := vs.codes.rows
 	var gone []string
 	for i := 0; i < 3000; i += 2 {
 		gone = append(gone, fmt.Sprintf("v%05d", i))
 	}
 	vs.remove(gone)
-	if vs.size() != 1500 || vs.dead != 0 || len(vs.ids) != 1500 {
-		t.Fatalf("after removing half: size %d, dead %d, rows %d (want compacted)", vs.size(), vs.dead, len(vs.ids))
+	if vs.size() != 1500 {
+		t.Fatalf("after removing half: size %d", vs.size())
 	}
-	for _, h := range vs.search(all[0], 50, nil, 1<<30, 0) {
+	for _, h := range vs.candidates(all[0], 50, nil) {
 		if slices.Contains(gone, h.id) {
 			t.Fatalf("removed vector %s returned", h.id)
 		}
 	}
-	if got := vs.search(all[1], 1, nil, 1<<30, 0); len(got) != 1 || got[0].id != "v00001" || got[0].score < 0.999 {
-		t.Fatalf("nearest to a kept vector after compaction: %+v", got)
+	var more [][]float32
+	for range 1500 {
+		more = append(more, randomUnit(r, 16, nil, 0))
+	}
+	addVectors(t, vs, 3000, more)
+	if vs.codes.rows != rows || vs.size() != 3000 {
+		t.Fatalf("adding into freed rows: file rows %d → %d, size %d", rows, vs.codes.rows, vs.size())
+	}
+	got := rerankInMemory(slices.Concat(all, more), more[7], 1, vs.candidates(more[7], 10, nil))
+	if !slices.Equal(got, []string{"v03007"}) {
+		t.Fatalf("nearest to a vector placed in a reused row: %v", got)
 	}
 }
 
@@ -193,9 +263,9 @@ func TestEmbedFailureKeepsTextAndRetriesLater(t *testing.T) {
 	}
 }
 
-func TestSignCodePathThroughSearch(t *testing.T) {
+func TestVectorSearchReranksFewCandidates(t *testing.T) {
 	emb := &hashEmbedder{model: "hash", dims: 64}
-	ix := openIndex(t, Options{Embedder: emb, ExactScanLimit: 1, Candidates: 2})
+	ix := openIndex(t, Options{Embedder: emb, Candidates: 1})
 	docs := []Document{
 		{Path: "s/1", Text: "Salamanders regrow limbs."},
 		{Path: "s/2", Text: "Volcanoes erupt lava."},
@@ -206,7 +276,7 @@ func TestSignCodePathThroughSearch(t *testing.T) {
 	}
 	got := searchPaths(t, ix, Query{Text: "salamanders regrow limbs", Mode: ModeVector, K: 1})
 	if !slices.Equal(got, []string{"s/1"}) {
-		t.Fatalf("vector search through the prefilter = %v", got)
+		t.Fatalf("vector search with two re-ranked candidates = %v", got)
 	}
 }
 

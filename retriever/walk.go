@@ -7,6 +7,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 )
 
@@ -24,6 +25,7 @@ type walker struct {
 	root     string
 	confine  string // the resolved folder every file must lie in
 	exclude  *ignoreList
+	omit     []string // paths removed from under the root: not walked
 	maxBytes int64
 	lists    map[string]*ignoreList // .gitignore per folder, relative to root
 	files    []fileEntry
@@ -57,7 +59,7 @@ func (w *walker) walk(ctx context.Context) error {
 			return ctxErr
 		}
 		if err != nil {
-			w.skip(path, EventFailed, err.Error())
+			w.skipErr(path, err)
 			if d != nil && d.IsDir() {
 				return filepath.SkipDir
 			}
@@ -88,6 +90,12 @@ func (w *walker) walkFile() error {
 }
 
 func (w *walker) visit(path string, d fs.DirEntry) error {
+	if slices.ContainsFunc(w.omit, func(x string) bool { return isUnder(path, x) }) {
+		if d.IsDir() {
+			return filepath.SkipDir
+		}
+		return nil
+	}
 	rel := w.rel(path)
 	if d.IsDir() {
 		if rel != "" && (d.Name() == ".git" || w.excluded(rel, true)) {
@@ -104,7 +112,7 @@ func (w *walker) visit(path string, d fs.DirEntry) error {
 	}
 	st, err := d.Info()
 	if err != nil {
-		w.skip(path, EventFailed, err.Error())
+		w.skipErr(path, err)
 		return nil
 	}
 	w.consider(path, filepath.FromSlash(rel), st)
@@ -127,7 +135,7 @@ func (w *walker) visitLink(path, rel string) error {
 	}
 	st, err := os.Stat(target)
 	if err != nil {
-		w.skip(path, EventFailed, err.Error())
+		w.skipErr(path, err)
 		return nil
 	}
 	if st.IsDir() {
@@ -152,6 +160,16 @@ func (w *walker) consider(path, rel string, st fs.FileInfo) {
 
 func (w *walker) skip(path string, kind EventKind, reason string) {
 	w.skipped = append(w.skipped, Event{Kind: kind, Path: path, Reason: reason})
+}
+
+// skipErr records a file the walk could not look at: skipped when it was
+// deleted meanwhile, failed otherwise.
+func (w *walker) skipErr(path string, err error) {
+	if errors.Is(err, fs.ErrNotExist) {
+		w.skip(path, EventSkipped, "deleted during the scan")
+		return
+	}
+	w.skip(path, EventFailed, err.Error())
 }
 
 func (w *walker) rel(path string) string {

@@ -51,11 +51,13 @@ func (g *textGen) phrase(n int) string {
 	return strings.Join(parts, " ")
 }
 
-// documents makes n one-chunk documents of about wordsPerDoc words.
-func (g *textGen) documents(n, wordsPerDoc int) []retriever.Document {
+// documents makes n one-chunk documents of about wordsPerDoc words,
+// numbered from first.
+func (g *textGen) documents(first, n, wordsPerDoc int) []retriever.Document {
 	docs := make([]retriever.Document, n)
-	for i := range docs {
-		docs[i] = retriever.Document{
+	for k := range docs {
+		i := first + k
+		docs[k] = retriever.Document{
 			Path:  fmt.Sprintf("synthetic/%03d/%07d", i%1000, i),
 			Title: g.phrase(3),
 			Text:  g.phrase(wordsPerDoc),

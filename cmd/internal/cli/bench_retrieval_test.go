@@ -69,12 +69,16 @@ func TestBenchRetrievalHybrid(t *testing.T) {
 }
 
 func TestBenchRetrievalSynthetic(t *testing.T) {
+	saved := reopenSynthetic
+	reopenSynthetic = nil // the test binary cannot serve as the fresh toolhub process
+	t.Cleanup(func() { reopenSynthetic = saved })
 	code, out, errOut := runSub(t, newBenchRetrievalCommand, "", "--synthetic", "300", "--dims", "16", "--queries", "10", "--json")
 	var rep synthetic.Report
 	if err := json.Unmarshal([]byte(out), &rep); code != 0 || err != nil {
 		t.Fatalf("exit %d, %v\n%s%s", code, err, out, errOut)
 	}
-	if rep.Chunks != 300 || rep.Dims != 16 || rep.ChunksPerSec <= 0 || rep.AfterQueries.RSSBytes <= 0 || rep.VectorPath != "exact scan" {
+	if rep.Chunks != 300 || rep.Dims != 16 || rep.ChunksPerSec <= 0 || rep.AfterQueries.RSSBytes <= 0 ||
+		rep.ReopenedIn != "same process" || rep.ReopenedIdle.RSSBytes <= 0 || rep.RecallQueries != 10 || rep.Recall10 < 0.98 {
 		t.Errorf("report: %+v", rep)
 	}
 }

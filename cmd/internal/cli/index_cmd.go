@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 	"time"
@@ -39,8 +40,12 @@ func newIndexAddCommand(g *globals) *cobra.Command {
 and documents.exclude, skipping binaries and files over documents.maxFileBytes.
 Unchanged files (same content hash) are skipped, changed ones re-indexed, and
 files gone from a folder removed. Without PATH it refreshes documents.roots
-and every path added before. A file that cannot be read or parsed is reported
-and the rest goes on; the exit status is then 1.`,
+and every path added before. A folder or file removed with ` + "`index rm`" + ` from
+inside an indexed folder stays out until it is added again by name. With an
+embedder, the chunks of the given PATHs that lack a vector are embedded; a
+run without PATH embeds every chunk that lacks one (after a change of
+embedding model, all of them). A file that cannot be read or parsed is
+reported and the rest goes on; the exit status is then 1.`,
 		Example: "  toolhub index add ~/notes ~/papers\n  toolhub index add",
 		RunE: func(cmd *cobra.Command, args []string) error {
 			for _, p := range args {
@@ -107,8 +112,10 @@ func newIndexRmCommand(g *globals) *cobra.Command {
 	return &cobra.Command{
 		Use:   "rm PATH",
 		Short: "Remove a file or folder from the index",
-		Long:  "Removes PATH and every indexed document under it, and stops refreshing it.",
-		Args:  cobra.ExactArgs(1),
+		Long: `Removes PATH and every indexed document under it, and stops refreshing it.
+A PATH inside an indexed folder is recorded as excluded (index status lists
+it), so refreshing the folder leaves it out; ` + "`index add PATH`" + ` brings it back.`,
+		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			ix, _, err := g.openConfiguredIndex(cmd.Context(), false)
 			if err != nil {
@@ -120,6 +127,13 @@ func newIndexRmCommand(g *globals) *cobra.Command {
 				return err
 			}
 			fmt.Fprintf(g.stdio.Out, "removed %d documents under %s\n", n, args[0])
+			excluded, err := ix.Excluded()
+			if err != nil {
+				return err
+			}
+			if p := filepath.Clean(absIfExists(args[0])); slices.Contains(excluded, p) {
+				fmt.Fprintf(g.stdio.Out, "%s stays out of the index when its folder is refreshed; `toolhub index add %s` brings it back\n", p, p)
+			}
 			return nil
 		},
 	}
@@ -204,6 +218,9 @@ func printStatus(w io.Writer, st retriever.Status) {
 		fmt.Fprintf(w, "vectors:    %d from %s\n", st.Vectors, st.StoredEmbedder)
 	}
 	fmt.Fprintf(w, "roots:      %s\n", orNone(strings.Join(st.Roots, ", ")))
+	if len(st.Excluded) > 0 {
+		fmt.Fprintf(w, "excluded:   %s (removed with `index rm`; `index add PATH` brings one back)\n", strings.Join(st.Excluded, ", "))
+	}
 }
 
 func printIngestReport(w io.Writer, rep retriever.IngestReport) {
@@ -214,6 +231,9 @@ func printIngestReport(w io.Writer, rep retriever.IngestReport) {
 	}
 	if rep.EmbedError != "" {
 		fmt.Fprintf(w, "vectors not computed (the text is indexed; the next run retries): %s\n", rep.EmbedError)
+	}
+	if rep.Unembedded > 0 && rep.EmbedError == "" {
+		fmt.Fprintf(w, "%d chunks elsewhere in the index have no vector yet (search finds them by text only); `toolhub index add` without PATH computes them\n", rep.Unembedded)
 	}
 	const shown = 20
 	for i, p := range rep.Problems {

@@ -87,12 +87,12 @@ func TestIndexCommands(t *testing.T) {
 	}
 
 	code, out, _ = runSub(t, newIndexCommand, cfg, "rm", filepath.Join(src, "a.md"))
-	if code != 0 || !strings.Contains(out, "removed 1 documents") {
+	if code != 0 || !strings.Contains(out, "removed 1 documents") || !strings.Contains(out, "stays out of the index") {
 		t.Fatalf("rm: %s", out)
 	}
 	code, out, _ = runSub(t, newIndexCommand, cfg, "add", "--json")
 	var rep retriever.IngestReport
-	if err := json.Unmarshal([]byte(out), &rep); code != 0 || err != nil || rep.Indexed != 1 || rep.Unchanged != 1 {
+	if err := json.Unmarshal([]byte(out), &rep); code != 0 || err != nil || rep.Indexed != 0 || rep.Unchanged != 1 {
 		t.Fatalf("refresh: exit %d, %v: %s", code, err, out)
 	}
 }
@@ -157,5 +157,34 @@ func TestIndexAddExitsNonZeroWhenFilesFail(t *testing.T) {
 	code, out, errOut := runSub(t, newIndexCommand, cfg, "add", src)
 	if code != exitToolError || !strings.Contains(out, "failed 1") || !strings.Contains(errOut, "1 files could not be indexed") {
 		t.Fatalf("add: exit %d\n%s%s", code, out, errOut)
+	}
+}
+
+func TestIndexRmSubfolderStaysRemoved(t *testing.T) {
+	src, idx := t.TempDir(), t.TempDir()
+	writeFile(t, filepath.Join(src, "keep.txt"), "Seals swim.")
+	writeFile(t, filepath.Join(src, "private", "diary.txt"), "Seals nap.")
+	cfg := docsConfig(t, fmt.Sprintf(`{"dir": %q}`, idx))
+	sub := filepath.Join(src, "private")
+	steps := []struct {
+		args []string
+		want string
+	}{
+		{[]string{"add", src}, "indexed 2"},
+		{[]string{"rm", sub}, "stays out of the index"},
+		{[]string{"add", src}, "indexed 0, unchanged 1, removed 0"},
+		{[]string{"add"}, "indexed 0, unchanged 1, removed 0"},
+		{[]string{"status"}, "excluded:   " + sub},
+		{[]string{"add", sub}, "indexed 1"},
+	}
+	for _, s := range steps {
+		code, out, errOut := runSub(t, newIndexCommand, cfg, s.args...)
+		if code != 0 || !strings.Contains(out, s.want) {
+			t.Fatalf("%v: exit %d, want %q in\n%s%s", s.args, code, s.want, out, errOut)
+		}
+	}
+	code, out, _ := runSub(t, newIndexCommand, cfg, "status")
+	if code != 0 || strings.Contains(out, "excluded:") || !strings.Contains(out, "documents:  2") {
+		t.Fatalf("status after adding the folder again:\n%s", out)
 	}
 }
