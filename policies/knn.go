@@ -72,20 +72,7 @@ func TrainKNN(examples []KNNExample, k int) *KNN {
 func (m *KNN) Len() int { return len(m.examples) }
 
 // Candidates lists every candidate with at least one training score, sorted.
-func (m *KNN) Candidates() []string {
-	seen := map[string]bool{}
-	for _, ex := range m.examples {
-		for c := range ex.Scores {
-			seen[c] = true
-		}
-	}
-	out := make([]string, 0, len(seen))
-	for c := range seen {
-		out = append(out, c)
-	}
-	slices.Sort(out)
-	return out
-}
+func (m *KNN) Candidates() []string { return scoredModels(m.examples) }
 
 // weigh turns term counts into an L2-normalised TF-IDF vector; terms unseen
 // in training carry no weight.

@@ -77,21 +77,7 @@ func TrainLogReg(examples []KNNExample, opts LogRegOptions) *LogReg {
 }
 
 // labels lays out the scores per example and model; NaN marks no score.
-func (m *LogReg) labels(examples []KNNExample) [][]float64 {
-	ys := make([][]float64, len(examples))
-	for i, ex := range examples {
-		ys[i] = make([]float64, len(m.models))
-		for j, c := range m.models {
-			s, ok := ex.Scores[c]
-			if !ok || math.IsNaN(s) {
-				ys[i][j] = math.NaN()
-				continue
-			}
-			ys[i][j] = min(1, max(0, s))
-		}
-	}
-	return ys
-}
+func (m *LogReg) labels(examples []KNNExample) [][]float64 { return scoreLabels(examples, m.models) }
 
 // priorBias starts each candidate at the logit of its mean score.
 func (m *LogReg) priorBias(examples []KNNExample) []float64 {

@@ -129,23 +129,7 @@ func (v *charVectorizer) vector(text string) sparse {
 			counts[i] = c
 		}
 	}
-	var out sparse
-	for i := range counts {
-		out.idx = append(out.idx, i)
-	}
-	slices.Sort(out.idx)
-	out.val = make([]float64, len(out.idx))
-	norm := 0.0
-	for k, i := range out.idx {
-		w := (1 + math.Log(float64(counts[i]))) * v.idf[i]
-		out.val[k] = w
-		norm += w * w
-	}
-	norm = math.Sqrt(norm)
-	for k := range out.val {
-		out.val[k] /= norm
-	}
-	return out
+	return weighCounts(counts, v.idf)
 }
 
 // charGrams counts the 3- to 5-character n-grams of text's padded tokens.

@@ -54,13 +54,19 @@ func (v *vectorizer) dim() int { return len(v.idf) }
 // features are summed in index order, so equal texts embed bit-for-bit
 // equally.
 func (v *vectorizer) vector(text string) sparse {
-	var out sparse
 	counts := map[int32]int{}
 	for term, c := range features(text, v.bigrams) {
 		if i, ok := v.index[term]; ok {
 			counts[i] = c
 		}
 	}
+	return weighCounts(counts, v.idf)
+}
+
+// weighCounts turns counts by feature index into an L2-normalised sparse
+// TF-IDF vector, its indexes sorted.
+func weighCounts(counts map[int32]int, idf []float64) sparse {
+	var out sparse
 	for i := range counts {
 		out.idx = append(out.idx, i)
 	}
@@ -68,7 +74,7 @@ func (v *vectorizer) vector(text string) sparse {
 	out.val = make([]float64, len(out.idx))
 	norm := 0.0
 	for k, i := range out.idx {
-		w := (1 + math.Log(float64(counts[i]))) * v.idf[i]
+		w := (1 + math.Log(float64(counts[i]))) * idf[i]
 		out.val[k] = w
 		norm += w * w
 	}
