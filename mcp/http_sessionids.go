@@ -39,7 +39,10 @@ func checkSessionIDs(ids mcpserver.SessionIdManager, next http.Handler) http.Han
 		id := r.Header.Get(mcpserver.HeaderKeySessionID)
 		switch r.Method {
 		case http.MethodPost:
-			if env, ok := parseEnvelope(body); ok && id == "" && env.Method != string(mcpgo.MethodInitialize) {
+			if id != "" {
+				break // mcp-go checks the id itself
+			}
+			if env, ok := parseEnvelope(body); ok && env.Method != string(mcpgo.MethodInitialize) {
 				writeRPCError(w, http.StatusBadRequest, env.ID, mcpgo.INVALID_REQUEST,
 					"Mcp-Session-Id header missing: send initialize first, then the id it returned with every request")
 				return
@@ -68,8 +71,13 @@ func isBatch(body []byte) bool {
 // 2026-07-28 or later, by the rule mcp-go applies: the Mcp-Protocol-Version
 // header or params._meta names such a version.
 func modernEra(h http.Header, body []byte) bool {
-	if mcpgo.IsModernProtocol(h.Get(mcpgo.HeaderProtocolVersion)) {
+	switch v := h.Get(mcpgo.HeaderProtocolVersion); {
+	case mcpgo.IsModernProtocol(v):
 		return true
+	case v != "":
+		// An older version in the header: a _meta naming 2026-07-28 would
+		// be a mismatch, which mcp-go refuses either way.
+		return false
 	}
 	var msg struct {
 		Params struct {
