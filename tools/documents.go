@@ -79,6 +79,15 @@ func (d *Documents) AddRoot(root string) {
 	}
 }
 
+// SetRoots replaces the folders that may be indexed: the roots of a config
+// file that changed while toolhub runs. What the index already holds stays
+// searchable; a folder no longer listed is refused from now on.
+func (d *Documents) SetRoots(roots []string) {
+	d.rootsMu.Lock()
+	defer d.rootsMu.Unlock()
+	d.roots = slices.Clone(roots)
+}
+
 // Server is the in-process MCP server holding the documents tools.
 func (d *Documents) Server() *mcpserver.MCPServer {
 	s := mcpserver.NewMCPServer("toolhub-documents", "1.0.0", mcpserver.WithToolCapabilities(false))

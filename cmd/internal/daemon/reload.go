@@ -46,7 +46,7 @@ func (d *Daemon) Builtin(name string) bool {
 // Reload reads the config file again and applies its servers to the
 // running hub (hub.Apply): added servers start, removed ones stop, edited
 // ones restart, the others go on untouched. Its models and orchestrator
-// apply to the next episode (ApplyModels). A file that cannot be read or
+// apply to the next episode (ApplyModels), its document roots at once. A file that cannot be read or
 // parsed changes nothing; an entry with problems is listed as invalid, as
 // at start. A config held only in memory has nothing to reload.
 func (d *Daemon) Reload(ctx context.Context) (hub.Changes, error) {
@@ -70,6 +70,7 @@ func (d *Daemon) Reload(ctx context.Context) (hub.Changes, error) {
 	d.servers.cfg = cfg
 	d.servers.mu.Unlock()
 	d.reloadModels(cfg)
+	d.reloadDocumentRoots(cfg)
 	ch, err := d.hub.Apply(ctx, specs)
 	if !ch.Empty() {
 		d.log.Info("config changed: servers applied", "added", ch.Added, "removed", ch.Removed,
@@ -171,6 +172,23 @@ func (cw *configWatch) close() error {
 		cw.wg.Wait()
 	})
 	return err
+}
+
+// reloadDocumentRoots applies the documents roots of cfg: folders added to
+// the file may be indexed at once, folders taken out are refused. The
+// section's other settings (the index folder, the embedder, excludes and
+// the size cap) apply at the next start.
+func (d *Daemon) reloadDocumentRoots(cfg *config.File) {
+	if d.docs == nil {
+		return
+	}
+	home, _ := os.UserHomeDir()
+	roots := cfg.Documents.ResolvedRoots(home)
+	if slices.Equal(roots, d.docs.Roots()) {
+		return
+	}
+	d.docs.SetRoots(roots)
+	d.log.Info("config changed: document roots applied", "roots", roots)
 }
 
 // reloadModels applies the models and orchestrator of cfg; sections with

@@ -2,6 +2,7 @@ package daemon_test
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"log/slog"
 	"os"
@@ -18,6 +19,7 @@ import (
 	"github.com/toolhub/toolhub/hub"
 	"github.com/toolhub/toolhub/internal/scriptedmodel"
 	"github.com/toolhub/toolhub/internal/testenv"
+	"github.com/toolhub/toolhub/retriever"
 )
 
 // writeServers writes a config whose servers are the named URLs.
@@ -162,5 +164,75 @@ func TestReloadAppliesTheOrchestrator(t *testing.T) {
 	}
 	if len(fresh.Requests()) == 0 || len(old.Requests()) != 0 {
 		t.Fatalf("after the reload the new orchestrator got %d requests and the old one %d", len(fresh.Requests()), len(old.Requests()))
+	}
+}
+
+// A folder added to documents.roots while toolhub runs may be indexed over
+// MCP at once; one taken out is refused from then on.
+func TestReloadAppliesTheDocumentRoots(t *testing.T) {
+	dir := t.TempDir()
+	first, second := filepath.Join(dir, "first"), filepath.Join(dir, "second")
+	for _, p := range []string{first, second} {
+		if err := os.MkdirAll(p, 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(p, "note.md"), []byte("# A note\n\nThe launch is on Oct 3.\n"), 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
+	path := filepath.Join(dir, "config.json")
+	write := func(roots ...string) {
+		t.Helper()
+		list, _ := json.Marshal(roots)
+		text := fmt.Sprintf(`{"documents": {"dir": %q, "roots": %s}}`, filepath.Join(dir, "index"), list)
+		if err := config.WriteFileAtomic(path, []byte(text), 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
+	index := func(d *daemon.Daemon, folder string) string {
+		t.Helper()
+		ctx, cancel := context.WithTimeout(t.Context(), 30*time.Second)
+		defer cancel()
+		if ok, err := d.Hub().WaitTool(ctx, "index_documents"); !ok || err != nil {
+			t.Fatalf("index_documents not offered (%v)", err)
+		}
+		res, err := d.Hub().Call(ctx, "index_documents", []byte(fmt.Sprintf(`{"path": %q}`, folder)), hub.CallOptions{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return string(res.Raw)
+	}
+	write(first)
+	cfg, err := config.LoadServe(path, "flag")
+	if err != nil {
+		t.Fatal(err)
+	}
+	quiet := slog.New(slog.DiscardHandler)
+	d, err := daemon.New(daemon.Options{Config: cfg, Logger: quiet, NoConductor: true,
+		OpenIndex: func(ctx context.Context) (*retriever.Index, error) {
+			return daemon.OpenIndex(ctx, cfg.Documents, false, quiet)
+		}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	d.Start(ctx)
+	t.Cleanup(func() { cancel(); _ = d.Close() })
+	if got := index(d, second); !strings.Contains(got, "not inside") && !strings.Contains(got, "outside") {
+		t.Fatalf("a folder outside the roots was indexed: %s", got)
+	}
+	write(first, second)
+	if _, err := d.Reload(t.Context()); err != nil {
+		t.Fatal(err)
+	}
+	if got := index(d, second); !strings.Contains(got, "Indexed "+second) {
+		t.Fatalf("the added root was refused: %s", got)
+	}
+	write(second)
+	if _, err := d.Reload(t.Context()); err != nil {
+		t.Fatal(err)
+	}
+	if got := index(d, first); strings.Contains(got, "Indexed ") {
+		t.Fatalf("a root taken out of the file was still indexed: %s", got)
 	}
 }
