@@ -4,6 +4,7 @@ import (
 	"context"
 	"crypto/sha256"
 	"encoding/json"
+	"sync"
 
 	mcpgo "github.com/mark3labs/mcp-go/mcp"
 	mcpserver "github.com/mark3labs/mcp-go/server"
@@ -27,6 +28,9 @@ type ResourceSource interface {
 // resourceSurface remembers what the client-facing lists were built from,
 // so that unchanged lists are not set again (each set notifies clients).
 type resourceSurface struct {
+	mu        sync.Mutex // one sync at a time: the follower or a first list
+	src       ResourceSource
+	synced    bool
 	resources [sha256.Size]byte
 	templates [sha256.Size]byte
 	prompts   [sha256.Size]byte
@@ -35,8 +39,8 @@ type resourceSurface struct {
 // serveResources offers src's resources, templates and prompts and keeps
 // them in step with it until the server closes.
 func (s *Server) serveResources(src ResourceSource) {
-	var surface resourceSurface
-	s.syncResources(src, &surface, true)
+	s.resources.src = src
+	s.syncResources()
 	kick := make(chan struct{}, 1)
 	stop := src.WatchResources(func() {
 		select {
@@ -53,14 +57,24 @@ func (s *Server) serveResources(src ResourceSource) {
 			case <-s.done:
 				return
 			case <-kick:
-				s.syncResources(src, &surface, false)
+				s.syncResources()
 			}
 		}
 	}()
 }
 
-// syncResources sets every list that changed since the last sync.
-func (s *Server) syncResources(src ResourceSource, surface *resourceSurface, first bool) {
+// syncResources sets every list that changed since the last sync (all of
+// them the first time); without a source it does nothing.
+func (s *Server) syncResources() {
+	surface := &s.resources
+	surface.mu.Lock()
+	defer surface.mu.Unlock()
+	src := surface.src
+	if src == nil {
+		return
+	}
+	first := !surface.synced
+	surface.synced = true
 	resources, templates, prompts := src.Resources(), src.ResourceTemplates(), src.Prompts()
 	if sig := signatureOf(resources); first || sig != surface.resources {
 		surface.resources = sig

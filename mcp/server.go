@@ -80,6 +80,7 @@ type Server struct {
 	index  indexCache
 
 	surface   surfaceState
+	resources resourceSurface
 	readyOnce sync.Once
 
 	stopWatch func()
@@ -233,5 +234,6 @@ func (s *Server) awaitReady(ctx context.Context) {
 			s.log.Warn("listing tools before every server is ready", "err", err)
 		}
 		s.syncSurface()
+		s.syncResources()
 	})
 }
