@@ -30,7 +30,7 @@ func acceptModernWithoutMeta(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		version := r.Header.Get(mcpgo.HeaderProtocolVersion)
 		body := readBody(r) // read once, by limitBody
-		if r.Method != http.MethodPost || !mcpgo.IsModernProtocol(version) || hasMetaVersion(body) {
+		if r.Method != http.MethodPost || !mcpgo.IsModernProtocol(version) || metaVersion(body) != "" {
 			next.ServeHTTP(w, r)
 			return
 		}
@@ -74,15 +74,18 @@ func (m eraMessage) isNotification() bool {
 	return !m.hasID() && strings.HasPrefix(m.Method, "notifications/")
 }
 
-// hasMetaVersion reports whether body names a protocol version in
-// params._meta.
-func hasMetaVersion(body []byte) bool {
+// metaVersion is the protocol version body names in params._meta; "" for
+// none.
+func metaVersion(body []byte) string {
 	var msg struct {
 		Params struct {
 			Meta *mcpgo.Meta `json:"_meta"`
 		} `json:"params"`
 	}
-	return len(body) > 0 && json.Unmarshal(body, &msg) == nil && msg.Params.Meta.ProtocolVersion() != ""
+	if len(body) == 0 || json.Unmarshal(body, &msg) != nil {
+		return ""
+	}
+	return msg.Params.Meta.ProtocolVersion()
 }
 
 // metaVersionPath is where sjson writes the protocol version: the dots of

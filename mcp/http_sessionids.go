@@ -79,12 +79,7 @@ func modernEra(h http.Header, body []byte) bool {
 		// be a mismatch, which mcp-go refuses either way.
 		return false
 	}
-	var msg struct {
-		Params struct {
-			Meta *mcpgo.Meta `json:"_meta"`
-		} `json:"params"`
-	}
-	return len(body) > 0 && json.Unmarshal(body, &msg) == nil && mcpgo.IsModernProtocol(msg.Params.Meta.ProtocolVersion())
+	return mcpgo.IsModernProtocol(metaVersion(body))
 }
 
 // parseEnvelope decodes one JSON-RPC message; ok is false when body is not

@@ -28,31 +28,21 @@ type MFOptions struct {
 }
 
 func (o MFOptions) withDefaults() MFOptions {
-	o.Dim = defaultInt(o.Dim, 8)
-	o.Epochs = defaultInt(o.Epochs, 10)
-	o.MinDF = defaultInt(o.MinDF, 2)
-	o.CalibrationFolds = max(2, defaultInt(o.CalibrationFolds, 3))
-	o.L2 = defaultFloat(o.L2, 1e-3)
-	o.FactorL2 = defaultFloat(o.FactorL2, 3e-2)
-	o.LearningRate = defaultFloat(o.LearningRate, 0.2)
-	o.InitScale = defaultFloat(o.InitScale, 0.1)
-	o.CharWeight = defaultFloat(o.CharWeight, 1)
-	o.LengthWeight = defaultFloat(o.LengthWeight, 0.3)
+	o.Dim = orDefault(o.Dim, 8)
+	o.Epochs = orDefault(o.Epochs, 10)
+	o.MinDF = orDefault(o.MinDF, 2)
+	o.CalibrationFolds = max(2, orDefault(o.CalibrationFolds, 3))
+	o.L2 = orDefault(o.L2, 1e-3)
+	o.FactorL2 = orDefault(o.FactorL2, 3e-2)
+	o.LearningRate = orDefault(o.LearningRate, 0.2)
+	o.InitScale = orDefault(o.InitScale, 0.1)
+	o.CharWeight = orDefault(o.CharWeight, 1)
+	o.LengthWeight = orDefault(o.LengthWeight, 0.3)
 	return o
 }
 
-// defaultInt is def for 0 and 0 for a negative v ("none").
-func defaultInt(v, def int) int {
-	switch {
-	case v == 0:
-		return def
-	case v < 0:
-		return 0
-	}
-	return v
-}
-
-func defaultFloat(v, def float64) float64 {
+// orDefault is def for 0 and 0 for a negative v ("none").
+func orDefault[T int | float64](v, def T) T {
 	switch {
 	case v == 0:
 		return def

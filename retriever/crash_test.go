@@ -80,31 +80,7 @@ func TestKillDuringIngest(t *testing.T) {
 	const files = 1000
 	writeCorpus(t, src, files)
 
-	cmd := exec.Command(bin, dir, src)
-	out, err := cmd.StdoutPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	var stderr strings.Builder
-	cmd.Stderr = &stderr
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	sc := bufio.NewScanner(out)
-	indexed := 0
-	for sc.Scan() && indexed < files/5 {
-		if n, ok := strings.CutPrefix(sc.Text(), "indexed "); ok {
-			indexed, _ = strconv.Atoi(n)
-		}
-	}
-	if err := cmd.Process.Signal(syscall.SIGKILL); err != nil {
-		t.Fatal(err)
-	}
-	err = cmd.Wait()
-	var exit *exec.ExitError
-	if !errors.As(err, &exit) || exit.Sys().(syscall.WaitStatus).Signal() != syscall.SIGKILL {
-		t.Fatalf("child was not killed mid-way: %v (stderr %s)", err, stderr.String())
-	}
+	indexed := killChildAfter(t, "indexed ", files/5, bin, dir, src)
 
 	ix := openIndexAt(t, dir, Options{})
 	st := assertConsistent(t, ix)
@@ -147,31 +123,7 @@ func TestKillDuringEmbedding(t *testing.T) {
 	src, dir := t.TempDir(), t.TempDir()
 	const files, dims = 1500, 32
 	writeCorpus(t, src, files)
-	cmd := exec.Command(bin, dir, src, strconv.Itoa(dims))
-	out, err := cmd.StdoutPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	var stderr strings.Builder
-	cmd.Stderr = &stderr
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	sc := bufio.NewScanner(out)
-	embedded := 0
-	for sc.Scan() && embedded < 2*embedBatchChunks {
-		if n, ok := strings.CutPrefix(sc.Text(), "embedded "); ok {
-			embedded, _ = strconv.Atoi(n)
-		}
-	}
-	if err := cmd.Process.Signal(syscall.SIGKILL); err != nil {
-		t.Fatal(err)
-	}
-	err = cmd.Wait()
-	var exit *exec.ExitError
-	if !errors.As(err, &exit) || exit.Sys().(syscall.WaitStatus).Signal() != syscall.SIGKILL {
-		t.Fatalf("child was not killed while embedding: %v (stderr %s)", err, stderr.String())
-	}
+	embedded := killChildAfter(t, "embedded ", 2*embedBatchChunks, bin, dir, src, strconv.Itoa(dims))
 
 	emb := &hashEmbedder{model: "wordhash", dims: dims} // same name: the stored vectors stay
 	ix := openIndexAt(t, dir, Options{Embedder: emb, ChunkBytes: 256})
@@ -190,6 +142,39 @@ func TestKillDuringEmbedding(t *testing.T) {
 		t.Fatalf("finishing ingest: %+v", rep)
 	}
 	assertCodesConsistent(t, ix)
+}
+
+// killChildAfter runs bin with args, reads its "<prefix>N" progress lines
+// until N reaches at least until, kills it with SIGKILL and checks it died
+// of that; it returns the last N reported.
+func killChildAfter(t *testing.T, prefix string, until int, bin string, args ...string) int {
+	t.Helper()
+	cmd := exec.Command(bin, args...)
+	out, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var stderr strings.Builder
+	cmd.Stderr = &stderr
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	sc := bufio.NewScanner(out)
+	done := 0
+	for sc.Scan() && done < until {
+		if n, ok := strings.CutPrefix(sc.Text(), prefix); ok {
+			done, _ = strconv.Atoi(n)
+		}
+	}
+	if err := cmd.Process.Signal(syscall.SIGKILL); err != nil {
+		t.Fatal(err)
+	}
+	err = cmd.Wait()
+	var exit *exec.ExitError
+	if !errors.As(err, &exit) || exit.Sys().(syscall.WaitStatus).Signal() != syscall.SIGKILL {
+		t.Fatalf("child was not killed mid-way (%s%d): %v (stderr %s)", prefix, done, err, stderr.String())
+	}
+	return done
 }
 
 // writeCorpus writes n Markdown files of a few chunks each, with a unique
