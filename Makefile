@@ -68,7 +68,7 @@ screenshots: setup ## Render docs/screenshots/*.png: the real desktop app under 
 
 .PHONY: test
 test: setup build ## Set up and run every test (race detector, npm servers, conformance)
-	$(GO) vet ./...
+	$(GO) vet -trimpath ./...
 	$(GO) test -race -count=1 -timeout 20m ./...
 
 .PHONY: test-short
@@ -83,7 +83,7 @@ bench: setup build ## Run the Go benchmarks and the toolhub bench suite
 .PHONY: lint
 lint: ## gofmt, go vet and golangci-lint (pinned; .golangci.yml)
 	@out=$$(gofmt -l $$(git ls-files '*.go')); if [[ -n "$$out" ]]; then echo "gofmt needed:"; echo "$$out"; exit 1; fi
-	$(GO) vet ./...
+	$(GO) vet -trimpath ./...
 	./scripts/golangci-lint.sh
 
 .PHONY: clean

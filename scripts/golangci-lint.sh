@@ -13,4 +13,9 @@ if [[ ! -x "$bin" ]]; then
   mv "$tmp/golangci-lint" "$bin"
   rmdir "$tmp"
 fi
+# --build-only: build it (once) and stop, so that a caller can build it
+# beside other work.
+if [[ ${1:-} == --build-only ]]; then
+  exit 0
+fi
 exec "$bin" run "$@" ./...
