@@ -2,6 +2,7 @@ package hub
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"sync"
 	"time"
@@ -136,10 +137,25 @@ func (s *clientSessions) acquire(ctx context.Context, key string, c ClientReques
 
 // take finds or starts the session of key and counts one more user.
 func (s *clientSessions) take(key string) (*clientSession, error) {
+	cs, err := s.takeLocked(key)
+	if errors.Is(err, errNotRunning) {
+		st := s.parent.Status() // counts the sessions: not under s.mu
+		if st.State == StateReady {
+			st.State = StateStopped
+		}
+		return nil, unavailable(st)
+	}
+	return cs, err
+}
+
+// errNotRunning: the server's Run has not started or has returned.
+var errNotRunning = errors.New("not running")
+
+func (s *clientSessions) takeLocked(key string) (*clientSession, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if s.closed || s.start == nil {
-		return nil, unavailable(s.parent.Status())
+		return nil, errNotRunning
 	}
 	cs := s.byKey[key]
 	if cs == nil {

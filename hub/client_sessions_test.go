@@ -248,3 +248,15 @@ func TestIdleClientSessionIsStopped(t *testing.T) {
 		t.Fatalf("echo after the idle stop = %q", got)
 	}
 }
+
+// TestClientSessionOfAServerNotRunningIsUnavailable: a call that would need
+// a client's own session of a server whose supervisor is not running is
+// told the server is down.
+func TestClientSessionOfAServerNotRunningIsUnavailable(t *testing.T) {
+	d := newDownstream(ServerSpec{Name: "idle", Transport: TransportStdio, Command: "/bin/false", ClientRoots: true}, testOptions())
+	ctx := WithClient(t.Context(), newFakeClient("alice", allCapabilities()))
+	_, err := d.Call(ctx, "echo", nil, nil)
+	if down, ok := errors.AsType[*ServerUnavailableError](err); !ok || down.State != StateStarting {
+		t.Fatalf("got %v, want the server's own state", err)
+	}
+}
