@@ -14,6 +14,7 @@ import (
 var serverKeys = []string{
 	"type", "command", "args", "env", "cwd", "url", "headers",
 	"oauth", "locality", "enabled", "disabledTools", "timeout", "costPerCall", "unprefixed",
+	"clientRoots",
 }
 
 // keyHints name the toolhub key for keys other clients or older notes use.
@@ -105,6 +106,8 @@ func (r *serverReader) field(m member) {
 		s.CostPerCall, _ = d.number(m.value, what)
 	case "unprefixed":
 		s.Unprefixed = d.boolean(m.value, what)
+	case "clientRoots":
+		s.ClientRoots = d.boolean(m.value, what)
 	default:
 		r.otherKey(m)
 	}

@@ -42,6 +42,7 @@ func serverFields(s Server) []field {
 	add("timeout", formatDuration(s.Timeout), s.Timeout != 0)
 	add("costPerCall", s.CostPerCall, s.CostPerCall != 0)
 	add("unprefixed", true, s.Unprefixed)
+	add("clientRoots", true, s.ClientRoots)
 	return fields
 }
 

@@ -99,6 +99,7 @@ func specOf(l *problemList, name string, s Server, lk Lookup) hub.ServerSpec {
 		Timeout:       s.Timeout,
 		CostPerCall:   s.CostPerCall,
 		Unprefixed:    s.Unprefixed,
+		ClientRoots:   s.ClientRoots,
 	}
 }
 

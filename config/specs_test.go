@@ -67,7 +67,7 @@ func TestExpandEnv(t *testing.T) {
 
 const specsConfig = `{
   "mcpServers": {
-    "zeta": {"command": "z", "args": ["--flag"], "env": {"HOME_DIR": "${HOME}", "MODE": "${MODE:-fast}"}, "timeout": 5, "costPerCall": 0.5, "disabledTools": ["rm"]},
+    "zeta": {"command": "z", "args": ["--flag"], "env": {"HOME_DIR": "${HOME}", "MODE": "${MODE:-fast}"}, "timeout": 5, "costPerCall": 0.5, "disabledTools": ["rm"], "clientRoots": true},
     "alpha": {"url": "https://api.example.com/mcp", "headers": {"Authorization": "Bearer ${API_TOKEN}"}},
     "local_sse": {"url": "http://127.0.0.1:9000/sse"},
     "off": {"command": "x", "enabled": false, "env": {"X": "${NEVER_SET}"}},
@@ -99,7 +99,7 @@ func TestSpecs(t *testing.T) {
 	}
 	if zeta.Transport != hub.TransportStdio || zeta.Locality != hub.LocalityLocal ||
 		zeta.Env["HOME_DIR"] != "/h" || zeta.Env["MODE"] != "fast" || zeta.Timeout.Seconds() != 5 ||
-		zeta.CostPerCall != 0.5 || zeta.DisabledTools[0] != "rm" || zeta.Args[0] != "--flag" {
+		zeta.CostPerCall != 0.5 || zeta.DisabledTools[0] != "rm" || zeta.Args[0] != "--flag" || !zeta.ClientRoots {
 		t.Errorf("zeta = %+v", zeta)
 	}
 	if f.MCPServers["zeta"].Env["HOME_DIR"] != "${HOME}" {

@@ -72,6 +72,9 @@ type Server struct {
 	// Unprefixed exposes the server's tools under their own names instead
 	// of server__tool (for a single server fronted by toolhub).
 	Unprefixed bool
+	// ClientRoots says the server depends on its client's roots, so that
+	// each client gets a session of its own from its first call.
+	ClientRoots bool
 
 	// at holds where values were written, for problems found after parsing
 	// (unset ${VAR} references). Keys are "" (the server's name), "env/K",

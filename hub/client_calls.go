@@ -97,3 +97,22 @@ func (a *activeCalls) count() int {
 	defer a.mu.Unlock()
 	return len(a.calls)
 }
+
+// byClient sorts the calls in flight by the client session key: one call
+// of key's (nil when none), and how many calls other clients and no client
+// made.
+func (a *activeCalls) byClient(key string) (mine *activeCall, others, anonymous int) {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	for c := range a.calls {
+		switch {
+		case c.client == nil:
+			anonymous++
+		case sessionKey(c.client) != key:
+			others++
+		case mine == nil:
+			mine = c
+		}
+	}
+	return mine, others, anonymous
+}

@@ -19,6 +19,7 @@ type fakeClient struct {
 
 	mu    sync.Mutex
 	asked []string // method and params of each request
+	roots []string // the roots it lists; file:///<session> while unset
 }
 
 func newFakeClient(session string, caps ClientCapabilities) *fakeClient {
@@ -54,8 +55,28 @@ func (f *fakeClient) ListRoots(ctx context.Context) (json.RawMessage, error) {
 	if err := f.record(ctx, "roots/list"); err != nil {
 		return nil, err
 	}
-	return json.Marshal(map[string]any{"roots": []any{map[string]any{"uri": "file:///" + f.session}}})
+	f.mu.Lock()
+	uris := append([]string(nil), f.roots...)
+	f.mu.Unlock()
+	if len(uris) == 0 {
+		uris = []string{"file:///" + f.session}
+	}
+	roots := make([]any, 0, len(uris))
+	for _, uri := range uris {
+		roots = append(roots, map[string]any{"uri": uri})
+	}
+	return json.Marshal(map[string]any{"roots": roots})
 }
+
+// setRoots changes the roots the client lists.
+func (f *fakeClient) setRoots(uris ...string) {
+	f.mu.Lock()
+	f.roots = uris
+	f.mu.Unlock()
+}
+
+// BetweenCalls: the fake answers alike in and outside a call.
+func (f *fakeClient) BetweenCalls() ClientRequester { return f }
 
 func (f *fakeClient) record(ctx context.Context, what string) error {
 	f.mu.Lock()

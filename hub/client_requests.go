@@ -18,12 +18,11 @@ func downstreamClientCapabilities() mcpgo.ClientCapabilities {
 	return mcpgo.ClientCapabilities{
 		Sampling:    &mcpgo.SamplingCapability{},
 		Elicitation: &mcpgo.ElicitationCapability{},
-		// listChanged stays false: the hub does not relay the clients'
-		// roots/list_changed (each client has its own roots, and a downstream
-		// serves them all).
+		// A client's roots/list_changed is relayed to the sessions that
+		// were given its roots (client_roots.go).
 		Roots: &struct {
 			ListChanged bool `json:"listChanged,omitempty"`
-		}{},
+		}{ListChanged: true},
 	}
 }
 
@@ -54,7 +53,7 @@ func (d *downstream) answerServerRequest(ctx context.Context, method string, par
 	if !ok {
 		return nil, &unknownMethodError{method: method}
 	}
-	client, done, err := d.calls.attribute(ctx, d.spec.Name)
+	client, done, err := d.requester(ctx, method)
 	if err != nil {
 		return nil, err
 	}
@@ -69,6 +68,20 @@ func (d *downstream) answerServerRequest(ctx context.Context, method string, par
 	}
 	d.log.Debug("forwarding a server request to the client", "method", method)
 	return askClient(ctx, client, method, params)
+}
+
+// requester finds the client a server's request goes to: a client's own
+// session asks its owner; the shared session gives roots to one client at
+// most (rootsRequester) and asks the client of the calls in flight for
+// anything else.
+func (d *downstream) requester(ctx context.Context, method string) (ClientRequester, <-chan struct{}, error) {
+	switch {
+	case d.owner != nil:
+		return d.owner.requester(ctx, &d.calls, d.spec.Name)
+	case method == string(mcpgo.MethodListRoots) && d.clients != nil:
+		return d.rootsRequester(ctx)
+	}
+	return d.calls.attribute(ctx, d.spec.Name)
 }
 
 // askClient sends one request to the client.

@@ -58,6 +58,12 @@ type downstreamOptions struct {
 	// SignInPoll is how often a server waiting for sign-in looks for one
 	// made by another process (default 2s).
 	SignInPoll time.Duration
+	// MaxClientSessions caps the sessions of clients' own a server that
+	// uses roots runs at once (default 8).
+	MaxClientSessions int
+	// ClientSessionIdle is how long a client's own session may go without
+	// a call before it is stopped (default 10m).
+	ClientSessionIdle time.Duration
 }
 
 func (o downstreamOptions) withDefaults() downstreamOptions {
@@ -74,6 +80,10 @@ func (o downstreamOptions) withDefaults() downstreamOptions {
 	o.StopGrace = orDefault(o.StopGrace, 3*time.Second)
 	o.ListChangedQuiet = orDefault(o.ListChangedQuiet, 100*time.Millisecond)
 	o.SignInPoll = orDefault(o.SignInPoll, defaultSignInPoll)
+	o.ClientSessionIdle = orDefault(o.ClientSessionIdle, defaultClientSessionIdle)
+	if o.MaxClientSessions <= 0 {
+		o.MaxClientSessions = defaultMaxClientSessions
+	}
 	if o.MaxResultBytes <= 0 {
 		o.MaxResultBytes = 16 << 20
 	}
@@ -102,6 +112,14 @@ type downstream struct {
 	retry    *supervise.Retry // remote servers: tried again without end
 	disabled map[string]bool
 	calls    activeCalls // calls in flight, for the server's own requests
+	// roots is what the shared session did with roots; clients are the
+	// sessions of clients' own, once it asked for them (nil for an
+	// in-process server, and on a client's own session).
+	roots   rootsUse
+	clients *clientSessions
+	// owner is the one client a client's own session answers to; nil on
+	// the shared session.
+	owner *sessionOwner
 
 	stopOnce sync.Once
 	stopped  chan struct{} // closed by Stop
@@ -121,7 +139,7 @@ func newDownstream(spec ServerSpec, opts downstreamOptions) *downstream {
 	for _, name := range spec.DisabledTools {
 		disabled[name] = true
 	}
-	return &downstream{
+	d := &downstream{
 		spec:     spec,
 		opts:     opts,
 		log:      opts.Logger,
@@ -138,6 +156,11 @@ func newDownstream(spec ServerSpec, opts downstreamOptions) *downstream {
 			Since:     time.Now(),
 		},
 	}
+	d.roots.asked = spec.ClientRoots
+	if spec.Transport != TransportInProcess {
+		d.clients = newClientSessions(d)
+	}
+	return d
 }
 
 // Stop asks Run to stop, like cancelling Run's ctx: Run closes the client,
@@ -166,6 +189,7 @@ func (d *downstream) Status() ServerStatus {
 		st.State = StateStopped // stopped before Run ever ran
 	}
 	st.StderrTail = d.stderr.String()
+	st.ClientSessions = d.clients.count()
 	return st
 }
 

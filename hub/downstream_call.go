@@ -17,10 +17,44 @@ const brokenReasonWait = 200 * time.Millisecond
 // *ServerUnavailableError when the server is not ready, *CallTimeoutError
 // when the call outlives the server's timeout, *ResultTooLargeError, the
 // caller's ctx error, or a transport failure wrapped with the server's name.
+// A server that uses its clients' roots takes the call on the calling
+// client's own session (sessionFor).
 func (d *downstream) Call(ctx context.Context, tool string, args json.RawMessage, meta map[string]any) (json.RawMessage, error) {
 	if len(args) > 0 && !json.Valid(args) {
 		return nil, fmt.Errorf("server %s: call %s: arguments are not valid JSON", d.spec.Name, tool)
 	}
+	target, release, err := d.sessionFor(ctx)
+	if err != nil {
+		return nil, err
+	}
+	defer release()
+	return target.call(ctx, tool, args, meta)
+}
+
+// sessionFor picks the session a request of the client behind ctx goes
+// through. A server that never asked for roots has one session for every
+// client. Once it did, each client gets a session of its own, which only
+// ever sees that client's roots; the shared session stays with requests no
+// client made, with the client whose roots it was given (if any), and with
+// clients that have no roots while it was given none.
+func (d *downstream) sessionFor(ctx context.Context) (*downstream, func(), error) {
+	c := ClientFrom(ctx)
+	key := sessionKey(c)
+	if d.clients == nil || key == "" || !d.roots.usesRoots() {
+		return d, func() {}, nil
+	}
+	claimed, mine := d.roots.claimed(key)
+	if mine || (!claimed && !c.Capabilities().Roots) {
+		if mine {
+			d.roots.currentOwner().remember(c)
+		}
+		return d, func() {}, nil
+	}
+	return d.clients.acquire(ctx, key, c)
+}
+
+// call forwards tools/call on this session's connection.
+func (d *downstream) call(ctx context.Context, tool string, args json.RawMessage, meta map[string]any) (json.RawMessage, error) {
 	conn, st := d.currentConn()
 	if conn == nil {
 		return nil, unavailable(st)

@@ -18,6 +18,12 @@ func (d *downstream) Run(ctx context.Context) {
 	ctx, cancel := d.stopContext(ctx)
 	defer cancel()
 	defer d.setState(StateStopped, "")
+	if d.clients != nil {
+		// The clients' own sessions end with the server, and before it
+		// reports stopped.
+		d.clients.open(ctx)
+		defer d.clients.closeAll()
+	}
 
 	for ctx.Err() == nil {
 		conn, err := d.connectAndServe(ctx)
@@ -107,7 +113,9 @@ func (d *downstream) connectAndServe(ctx context.Context) (*connection, error) {
 	}
 	d.attach(conn)
 	d.setTools(conn, tools)
-	d.startExtras(ctx, conn)
+	if d.owner == nil {
+		d.startExtras(ctx, conn) // the catalog's resources and prompts come from the shared session
+	}
 	d.retry.Reset()
 	d.setState(StateReady, "")
 	d.log.Info("downstream ready", "tools", len(tools))

@@ -41,6 +41,12 @@ type Options struct {
 	// SignInPoll is how often a server waiting for sign-in looks for one
 	// stored by another process (default 2s).
 	SignInPoll time.Duration
+	// MaxClientSessions caps, per server, the clients that get a session of
+	// their own from a server that uses its clients' roots (default 8).
+	MaxClientSessions int
+	// ClientSessionIdle is how long such a session may go without a call
+	// before it is stopped (default 10m).
+	ClientSessionIdle time.Duration
 	// Events, when set, receives a ServerChanged event (subject: the server's
 	// name, data: its ServerStatus) on every state change and a
 	// CatalogChanged event on every new catalog.
@@ -164,6 +170,9 @@ func (h *Hub) startLocked(ctx context.Context, m *managedServer) {
 		OnNotification: h.opts.OnNotification,
 		Credentials:    h.opts.Credentials,
 		SignInPoll:     h.opts.SignInPoll,
+
+		MaxClientSessions: h.opts.MaxClientSessions,
+		ClientSessionIdle: h.opts.ClientSessionIdle,
 	})
 	m.cancel = cancel
 	m.done = make(chan struct{})

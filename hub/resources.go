@@ -115,7 +115,24 @@ func listPaged(ctx context.Context, conn *connection, method, field string) ([]j
 
 // Request sends one request to the server and returns its result raw, with
 // the server's timeout and the same error classification as Call.
+// Reads, prompts and completions of a server that uses its clients' roots
+// go through the calling client's own session; subscriptions stay on the
+// shared session, which relays their updates to every subscriber.
 func (d *downstream) Request(ctx context.Context, method string, params any) (json.RawMessage, error) {
+	target := d
+	if method != "resources/subscribe" && method != "resources/unsubscribe" {
+		t, release, err := d.sessionFor(ctx)
+		if err != nil {
+			return nil, err
+		}
+		defer release()
+		target = t
+	}
+	return target.request(ctx, method, params)
+}
+
+// request sends one request on this session's connection.
+func (d *downstream) request(ctx context.Context, method string, params any) (json.RawMessage, error) {
 	conn, st := d.currentConn()
 	if conn == nil {
 		return nil, unavailable(st)

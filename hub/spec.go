@@ -60,6 +60,11 @@ type ServerSpec struct {
 	// never started.
 	Invalid string
 
+	// ClientRoots says the server depends on its client's roots: every
+	// client gets a session of its own from the first call, as it does
+	// anyway once the server asks for roots.
+	ClientRoots bool
+
 	Locality      Locality
 	DisabledTools []string      // downstream tool names never put in the catalog
 	Timeout       time.Duration // per call; zero means the hub's default

@@ -36,6 +36,9 @@ type ServerStatus struct {
 	StderrTail string      `json:"stderrTail,omitempty"` // last 2 KiB of a stdio child's stderr
 	Since      time.Time   `json:"since"`                // when State was entered
 	NextRetry  time.Time   `json:"nextRetry,omitzero"`   // when a retrying server is tried again
+	// ClientSessions is how many clients have a session of their own (a
+	// server that uses its clients' roots).
+	ClientSessions int `json:"clientSessions,omitempty"`
 }
 
 // Down reports whether the server takes no calls and is not about to: it

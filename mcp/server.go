@@ -57,6 +57,9 @@ type Options struct {
 	// Relay, when set, delivers downstream notifications (progress, log
 	// messages) to this server; give relay.OnNotification to the hub.
 	Relay *Relay
+	// Clients, when set, is told of each client's roots/list_changed and of
+	// the end of its session (*hub.Hub fits).
+	Clients hub.ClientEvents
 	// Conductor, when set, serves the orchestrate and research tools;
 	// Events is where their progress is read from.
 	Conductor Conductor
@@ -147,6 +150,7 @@ func (s *Server) serverOptions(cat Catalog, hooks *mcpserver.Hooks) []mcpserver.
 	if completer, ok := cat.(Completer); ok {
 		options = append(options, s.completionOptions(completer)...)
 	}
+	options = append(options, s.clientEventOptions(hooks)...)
 	return options
 }
 

@@ -161,6 +161,7 @@ func New(opts Options) (d *Daemon, err error) {
 	}
 	mo := opts.MCP
 	mo.Version, mo.Relay, mo.Logger, mo.WaitReady = Version, relay, opts.Logger, h.WaitSettled
+	mo.Clients = h
 	if !opts.NoConductor {
 		mo.Conductor, mo.Events = engine, bus
 	}
