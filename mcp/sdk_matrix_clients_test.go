@@ -4,6 +4,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strings"
 	"sync"
 	"testing"
 
@@ -36,42 +37,47 @@ func nodeScript(script string) func(t *testing.T) []string {
 	}
 }
 
-// goSDK2025Build is the Go SDK client at a 2025-11-25 version, built once
-// per test binary from its own module (mcp/testdata/gosdk2025).
-var goSDK2025Build struct {
-	once sync.Once
+// goSDKBuilds are the Go SDK clients (mcp/testdata/gosdkclient, a module
+// of its own), built once per test binary and module file.
+var goSDKBuilds struct {
+	mu   sync.Mutex
 	dir  string
-	path string
-	err  error
-	out  []byte
+	bins map[string]string
 }
 
-func goSDK2025Client(t *testing.T) []string {
-	t.Helper()
-	testenv.NPMBin(t, "mcp-server-everything") // skipped under -short like its siblings
-	goSDK2025Build.once.Do(func() {
-		dir, err := os.MkdirTemp("", "gosdk2025-")
-		if err != nil {
-			goSDK2025Build.err = err
-			return
+// goSDKClient builds the Go SDK client with the SDK version modfile names.
+func goSDKClient(modfile string) func(t *testing.T) []string {
+	return func(t *testing.T) []string {
+		t.Helper()
+		testenv.NPMBin(t, "mcp-server-everything") // skipped under -short like its siblings
+		goSDKBuilds.mu.Lock()
+		defer goSDKBuilds.mu.Unlock()
+		if bin, ok := goSDKBuilds.bins[modfile]; ok {
+			return []string{bin}
 		}
-		goSDK2025Build.dir = dir
-		goSDK2025Build.path = filepath.Join(dir, "gosdk2025")
-		cmd := exec.Command("go", "build", "-o", goSDK2025Build.path, ".")
-		cmd.Dir = filepath.Join(testenv.RepoRoot(t), "mcp", "testdata", "gosdk2025")
+		if goSDKBuilds.dir == "" {
+			dir, err := os.MkdirTemp("", "gosdkclient-")
+			if err != nil {
+				t.Fatal(err)
+			}
+			goSDKBuilds.dir, goSDKBuilds.bins = dir, map[string]string{}
+		}
+		bin := filepath.Join(goSDKBuilds.dir, strings.TrimSuffix(modfile, ".mod"))
+		cmd := exec.Command("go", "build", "-modfile="+modfile, "-o", bin, ".")
+		cmd.Dir = filepath.Join(testenv.RepoRoot(t), "mcp", "testdata", "gosdkclient")
 		cmd.Env = append(os.Environ(), "GOWORK=off")
-		goSDK2025Build.out, goSDK2025Build.err = cmd.CombinedOutput()
-	})
-	if goSDK2025Build.err != nil {
-		t.Fatalf("build mcp/testdata/gosdk2025: %v\n%s", goSDK2025Build.err, goSDK2025Build.out)
+		if out, err := cmd.CombinedOutput(); err != nil {
+			t.Fatalf("build mcp/testdata/gosdkclient with %s: %v\n%s", modfile, err, out)
+		}
+		goSDKBuilds.bins[modfile] = bin
+		return []string{bin}
 	}
-	return []string{goSDK2025Build.path}
 }
 
-// removeGoSDK2025Client deletes what goSDK2025Client built; TestMain calls
-// it after the tests.
-func removeGoSDK2025Client() {
-	if goSDK2025Build.dir != "" {
-		_ = os.RemoveAll(goSDK2025Build.dir)
+// removeGoSDKClients deletes what goSDKClient built; TestMain calls it
+// after the tests.
+func removeGoSDKClients() {
+	if goSDKBuilds.dir != "" {
+		_ = os.RemoveAll(goSDKBuilds.dir)
 	}
 }

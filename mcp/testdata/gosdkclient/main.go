@@ -1,11 +1,13 @@
-// Command gosdk2025 runs the interop checks of mcp/testdata/interop with the
-// official Go SDK at v1.6.1, the newest release whose client negotiates
-// protocol 2025-11-25 by default (latestProtocolVersion in its mcp/shared.go;
-// v1.7.0 moved to 2026-07-28). It prints one JSON line per check:
+// Command gosdkclient runs the interop checks of mcp/testdata/interop with
+// the official Go SDK's client and prints one JSON line per check:
 //
-//	gosdk2025 stdio COMMAND ARGS... | gosdk2025 http URL
+//	gosdkclient stdio COMMAND ARGS... | gosdkclient http URL
 //
-// The bearer token comes from INTEROP_TOKEN; the list_changed check writes
+// go.mod builds it with v1.6.1, the newest release whose client negotiates
+// protocol 2025-11-25 by default (latestProtocolVersion in its
+// mcp/shared.go; v1.7.0 moved to 2026-07-28); -modfile=go.v1.8.0.mod builds
+// the same source with v1.8.0, which negotiates 2026-07-28. The bearer
+// token comes from INTEROP_TOKEN; the list_changed check writes
 // INTEROP_CONFIG_CHANGED over the config file INTEROP_CONFIG.
 package main
 
@@ -33,7 +35,7 @@ const (
 
 func main() {
 	if err := run(os.Args[1:]); err != nil {
-		fmt.Fprintln(os.Stderr, "gosdk2025:", err)
+		fmt.Fprintln(os.Stderr, "gosdkclient:", err)
 		os.Exit(1)
 	}
 }
@@ -44,7 +46,7 @@ func run(args []string) error {
 		return err
 	}
 	s := &state{}
-	client := sdk.NewClient(&sdk.Implementation{Name: "interop-gosdk2025", Version: "1"}, &sdk.ClientOptions{
+	client := sdk.NewClient(&sdk.Implementation{Name: "interop-gosdkclient", Version: "1"}, &sdk.ClientOptions{
 		CreateMessageHandler: func(context.Context, *sdk.CreateMessageRequest) (*sdk.CreateMessageResult, error) {
 			return &sdk.CreateMessageResult{Model: "interop-model", Role: "assistant", Content: &sdk.TextContent{Text: sampled}}, nil
 		},
