@@ -31,21 +31,23 @@ type matrixGap struct {
 	failsWith string
 }
 
-// noServerRequests is what toolhub lacks for sampling and elicitation on
-// 2026-07-28: that era has no server-initiated requests, and toolhub does
-// not yet turn a downstream's request into an InputRequiredResult for the
-// client to answer and retry.
-const noServerRequests = "toolhub does not turn a downstream's %s into an InputRequiredResult round trip " +
-	"for 2026-07-28 clients (multi-round-trip requests); it answers that the client does not support it"
+// noServerRequests is what toolhub lacks for sampling, elicitation and
+// roots on 2026-07-28: that era has no server-initiated requests, and
+// toolhub does not yet turn a downstream's request into an
+// InputRequiredResult for the client to answer and retry.
+func noServerRequests(method string) string {
+	return "toolhub does not turn a downstream's " + method + " into an InputRequiredResult round trip " +
+		"for 2026-07-28 clients (multi-round-trip requests); it answers that the client does not support it"
+}
 
 // matrixGaps are the known gaps, by protocol era or by client, on every
 // transport; a client's own entry comes first.
 var matrixGaps = map[string]map[string]matrixGap{
 	"2026-07-28": {
-		"sampling":    {strings.Replace(noServerRequests, "%s", "sampling/createMessage", 1), "does not support sampling"},
-		"elicitation": {strings.Replace(noServerRequests, "%s", "elicitation/create", 1), "does not support elicitation"},
-		"roots": {strings.Replace(noServerRequests, "%s", "roots/list", 1),
-			"no roots are currently configured"},
+		"sampling":    {noServerRequests("sampling/createMessage"), "does not support sampling"},
+		"elicitation": {noServerRequests("elicitation/create"), "does not support elicitation"},
+		// server-everything asks for the roots, gets the error and reports none.
+		"roots": {noServerRequests("roots/list"), "no roots are currently configured"},
 	},
 	"ts-client-v2": {
 		"ping": {"protocol 2026-07-28 has no ping: @modelcontextprotocol/client 2.4.0 refuses to send it",

@@ -52,7 +52,19 @@ func (s *state) appsUI(ctx context.Context) (string, error) {
 	if len(read.Contents) == 0 || !strings.Contains(read.Contents[0].Text, "<html") {
 		return "", fmt.Errorf("%s is not an HTML page", uri)
 	}
-	return fmt.Sprintf("%s (%s, %d bytes)", uri, read.Contents[0].MIMEType, len(read.Contents[0].Text)), nil
+	// A host finds the page from the tool's _meta.ui.resourceUri.
+	tools, err := s.cs.ListTools(ctx, nil)
+	if err != nil {
+		return "", err
+	}
+	j := slices.IndexFunc(tools.Tools, func(t *sdk.Tool) bool {
+		ui, _ := t.Meta["ui"].(map[string]any)
+		return ui["resourceUri"] == uri
+	})
+	if j < 0 {
+		return "", fmt.Errorf("no tool names %s in _meta.ui.resourceUri", uri)
+	}
+	return fmt.Sprintf("%s (%s, %d bytes), the page of %s", uri, read.Contents[0].MIMEType, len(read.Contents[0].Text), tools.Tools[j].Name), nil
 }
 
 func (s *state) list(ctx context.Context) (string, error) {

@@ -78,7 +78,11 @@ export async function runChecks(sdk) {
       const read = await client.readResource({ uri: ui.uri });
       const body = read.contents?.[0];
       expect(body?.text?.includes("<html") || body?.text?.includes("<!DOCTYPE"), `${ui.uri} is not an HTML page`);
-      return `${ui.uri} (${body.mimeType}, ${body.text.length} bytes)`;
+      // A host finds the page from the tool's _meta.ui.resourceUri.
+      const { tools } = await client.listTools();
+      const tool = tools.find((t) => t._meta?.ui?.resourceUri === ui.uri);
+      expect(tool, `no tool names ${ui.uri} in _meta.ui.resourceUri`);
+      return `${ui.uri} (${body.mimeType}, ${body.text.length} bytes), the page of ${tool.name}`;
     }],
     ["list", async () => {
       const { tools } = await client.listTools();
