@@ -57,8 +57,11 @@ func runInspector(t *testing.T, args ...string) (json.RawMessage, error) {
 	var printed struct {
 		Result json.RawMessage `json:"result"`
 	}
-	if err := json.Unmarshal(out, &printed); err != nil || printed.Result == nil {
-		return out, fmt.Errorf("the inspector printed no JSON result (%v):\n%s", err, out)
+	if err := json.Unmarshal(out, &printed); err != nil {
+		return out, fmt.Errorf("the inspector printed no JSON: %w\n%s", err, out)
+	}
+	if printed.Result == nil {
+		return out, fmt.Errorf("the inspector printed no result:\n%s", out)
 	}
 	return printed.Result, nil
 }
