@@ -23,40 +23,74 @@ var flakyScenarios = []string{"tools-call-with-logging", "tools-call-with-progre
 
 const flakyTries = 5
 
-// needsHubSupport are scenarios toolhub cannot pass yet because the hub
-// does not aggregate what they exercise, with the reason. When one starts
-// passing through toolhub, remove it here. Every scenario of the suite
-// passes through toolhub now.
-var needsHubSupport = map[string]string{}
+// conformanceSuite is one run of the official conformance suite: a release
+// of it, the arguments that choose its scenarios, and the scenarios toolhub
+// cannot pass yet because the hub does not aggregate what they exercise,
+// with the reason. When one starts passing through toolhub, remove it from
+// needsHubSupport.
+type conformanceSuite struct {
+	name            string
+	bin             func(t *testing.T) string
+	args            []string
+	needsHubSupport map[string]string
+}
 
-// TestConformanceThroughToolhub runs the official conformance suite against
-// mcp-go's conformance fixture directly, then against toolhub serving the
-// fixture as an unprefixed HTTP downstream, and requires every scenario that
-// passes directly to pass through toolhub as well.
+var conformanceSuites = []conformanceSuite{
+	// Every scenario of the stable suite passes through toolhub.
+	{name: "0.1.16", bin: stableConformance},
+	{name: "0.2.0-alpha.12 active", bin: nextConformance},
+	{name: "0.2.0-alpha.12 2026-07-28", bin: nextConformance, args: []string{"--requirements", "2026-07-28"}},
+}
+
+func stableConformance(t *testing.T) string { return testenv.NPMBin(t, "conformance") }
+
+// nextConformance is the pre-release line, installed beside the stable one
+// under .tools/next (both name their command "conformance").
+func nextConformance(t *testing.T) string {
+	t.Helper()
+	stableConformance(t) // skipped under -short like the stable suite
+	p := filepath.Join(testenv.RepoRoot(t), ".tools", "next", "node_modules", ".bin", "conformance")
+	if _, err := os.Stat(p); err != nil {
+		t.Fatalf("%s is missing: run scripts/install-tools.sh (make setup)", p)
+	}
+	return p
+}
+
+// TestConformanceThroughToolhub runs each release of the official
+// conformance suite against mcp-go's conformance fixture directly, then
+// against toolhub serving the fixture as an unprefixed HTTP downstream, and
+// requires every scenario that passes directly to pass through toolhub as
+// well. Each scenario's outcome is logged.
 func TestConformanceThroughToolhub(t *testing.T) {
-	conformance := testenv.NPMBin(t, "conformance")
+	stableConformance(t)
 	fixtureURL := startConformanceFixture(t)
-
-	direct := runConformance(t, conformance, fixtureURL, "")
 	// The fixture fronted by the real binary, exposed unprefixed, without a
 	// token (the suite sends none; allowed on loopback only).
 	config := writeFile(t, t.TempDir(), "config.json", fmt.Sprintf(
 		`{"mcpServers": {"conformance": {"type": "http", "url": %q, "unprefixed": true}}}`, fixtureURL))
 	hubURL := startToolhubHTTP(t, config, "--no-auth", "--expose", "direct")
-	viaHub := runConformance(t, conformance, hubURL, "")
+	for _, suite := range conformanceSuites {
+		t.Run(suite.name, func(t *testing.T) { runConformanceSuite(t, suite, fixtureURL, hubURL) })
+	}
+}
 
+func runConformanceSuite(t *testing.T, suite conformanceSuite, fixtureURL, hubURL string) {
+	conformance := suite.bin(t)
+	direct := runConformance(t, conformance, fixtureURL, suite.args)
+	viaHub := runConformance(t, conformance, hubURL, suite.args)
 	t.Logf("scenarios passed: %d of %d directly, %d of %d through toolhub",
 		countPassed(direct), len(direct), countPassed(viaHub), len(viaHub))
 	for _, name := range sortedKeys(direct) {
 		d, v := direct[name], viaHub[name]
+		t.Logf("%-45s directly %-4s through toolhub %s", name, passWord(d), passWord(v))
 		switch {
 		case slices.Contains(flakyScenarios, name):
 			continue
-		case needsHubSupport[name] != "":
+		case suite.needsHubSupport[name] != "":
 			if v.passed {
 				t.Errorf("%s passes through toolhub now: remove it from needsHubSupport", name)
 			} else {
-				t.Logf("known gap: %s (%s)", name, needsHubSupport[name])
+				t.Logf("known gap: %s (%s)", name, suite.needsHubSupport[name])
 			}
 		case d.passed && !v.passed:
 			t.Errorf("%s passes directly but fails through toolhub: %s", name, v.failures)
@@ -65,11 +99,14 @@ func TestConformanceThroughToolhub(t *testing.T) {
 		}
 	}
 	for _, name := range flakyScenarios {
+		if _, ok := direct[name]; !ok {
+			continue
+		}
 		passed := map[string]int{}
 		var lastFailure string
 		for range flakyTries {
 			for _, target := range []struct{ name, url string }{{"directly", fixtureURL}, {"through toolhub", hubURL}} {
-				res := runConformance(t, conformance, target.url, name)[name]
+				res := runConformance(t, conformance, target.url, []string{"--scenario", name})[name]
 				if res.passed {
 					passed[target.name]++
 				} else {
@@ -82,6 +119,13 @@ func TestConformanceThroughToolhub(t *testing.T) {
 	}
 }
 
+func passWord(r scenarioResult) string {
+	if r.passed {
+		return "pass"
+	}
+	return "FAIL"
+}
+
 // scenarioResult is the outcome of one conformance scenario.
 type scenarioResult struct {
 	passed   bool
@@ -90,18 +134,16 @@ type scenarioResult struct {
 
 var scenarioDir = regexp.MustCompile(`^server-(.+)-\d{4}-\d{2}-\d{2}T[\d-]+Z$`)
 
-// runConformance runs the server suite (or one scenario) against url and
-// reads every scenario's checks.json.
-func runConformance(t *testing.T, bin, url, scenario string) map[string]scenarioResult {
+// runConformance runs the server suite, with extra arguments choosing its
+// scenarios, against url and reads every scenario's checks.json.
+func runConformance(t *testing.T, bin, url string, extra []string) map[string]scenarioResult {
 	t.Helper()
 	out := t.TempDir()
-	args := []string{"server", "--url", url, "-o", out}
-	if scenario != "" {
-		args = append(args, "--scenario", scenario)
-	}
+	args := append([]string{"server", "--url", url, "-o", out}, extra...)
 	cmd := exec.CommandContext(t.Context(), bin, args...)
 	cmd.Dir = out
-	cmd.Env = append(os.Environ(), "PATH="+filepath.Dir(bin)+string(os.PathListSeparator)+os.Getenv("PATH"))
+	// The suite needs Node 22: the Node of .tools first.
+	cmd.Env = append(os.Environ(), "PATH="+filepath.Dir(testenv.NPMBin(t, "node"))+string(os.PathListSeparator)+os.Getenv("PATH"))
 	log, _ := cmd.CombinedOutput() // exits 1 whenever a check fails; the files say which
 	results := map[string]scenarioResult{}
 	entries, err := os.ReadDir(out)
@@ -116,7 +158,7 @@ func runConformance(t *testing.T, bin, url, scenario string) map[string]scenario
 		results[m[1]] = readChecks(t, filepath.Join(out, e.Name(), "checks.json"))
 	}
 	if len(results) == 0 {
-		t.Fatalf("conformance wrote no results for %s:\n%s", url, log)
+		t.Fatalf("conformance wrote no results for %s:\n%s", url, lastBytes(log, 2000))
 	}
 	return results
 }
@@ -188,4 +230,12 @@ func sortedKeys(r map[string]scenarioResult) []string {
 	}
 	slices.Sort(keys)
 	return keys
+}
+
+// lastBytes is the end of out, at most n bytes of it.
+func lastBytes(out []byte, n int) []byte {
+	if len(out) > n {
+		return out[len(out)-n:]
+	}
+	return out
 }

@@ -11,13 +11,18 @@ import (
 	"github.com/toolhub/toolhub/internal/testenv"
 )
 
-// inspectorConfig writes a toolhub config listing server-everything.
+// everythingToolhubConfig writes a toolhub config listing server-everything.
 func everythingToolhubConfig(t *testing.T) string {
 	t.Helper()
 	everything := testenv.NPMBin(t, "mcp-server-everything")
 	return writeFile(t, t.TempDir(), "toolhub.json",
 		fmt.Sprintf(`{"mcpServers": {"everything": {"command": %q, "args": ["stdio"]}}}`, everything))
 }
+
+// inspectorEras are the inspector's --protocol-era choices: legacy is the
+// 2025-11-25 initialize handshake; modern pins 2026-07-28 and fails the
+// connection when the server does not offer it.
+var inspectorEras = []string{"legacy", "modern"}
 
 // checkInspectorListAndCall lists and calls tools with the inspector CLI
 // given the target arguments.
@@ -32,8 +37,8 @@ func checkInspectorListAndCall(t *testing.T, target ...string) {
 			Name string `json:"name"`
 		} `json:"tools"`
 	}
-	if err := json.Unmarshal([]byte(out), &list); err != nil {
-		t.Fatalf("tools/list output is not JSON: %v\n%s", err, out)
+	if err := json.Unmarshal(out, &list); err != nil {
+		t.Fatalf("tools/list result: %v\n%s", err, out)
 	}
 	var names []string
 	for _, tool := range list.Tools {
@@ -49,8 +54,8 @@ func checkInspectorListAndCall(t *testing.T, target ...string) {
 	if err != nil {
 		t.Fatalf("tools/call: %v", err)
 	}
-	if !strings.Contains(out, "The sum of 2 and 3 is 5.") {
-		t.Errorf("tools/call output:\n%s", out)
+	if !strings.Contains(string(out), "The sum of 2 and 3 is 5.") {
+		t.Errorf("tools/call result:\n%s", out)
 	}
 }
 
@@ -58,7 +63,11 @@ func TestInspectorOverStdio(t *testing.T) {
 	cfg := everythingToolhubConfig(t)
 	inspectorCfg := writeFile(t, t.TempDir(), "inspector.json", fmt.Sprintf(
 		`{"mcpServers": {"toolhub": {"command": %q, "args": ["--config", %q, "serve"]}}}`, toolhubBinary(t), cfg))
-	checkInspectorListAndCall(t, "--config", inspectorCfg, "--server", "toolhub")
+	for _, era := range inspectorEras {
+		t.Run(era, func(t *testing.T) {
+			checkInspectorListAndCall(t, "--config", inspectorCfg, "--server", "toolhub", "--protocol-era", era)
+		})
+	}
 }
 
 func TestInspectorOverHTTP(t *testing.T) {
@@ -69,8 +78,16 @@ func TestInspectorOverHTTP(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	checkInspectorListAndCall(t, url, "--transport", "http", "--header", "Authorization: Bearer "+token)
-	if out, err := runInspector(t, url, "--transport", "http", "--method", "tools/list"); err == nil {
-		t.Errorf("tools/list without the token succeeded:\n%s", out)
+	for _, era := range inspectorEras {
+		t.Run(era, func(t *testing.T) {
+			checkInspectorListAndCall(t, url, "--transport", "http", "--protocol-era", era,
+				"--header", "Authorization: Bearer "+token)
+			// Refused with 401, which the inspector takes for a sign-in it
+			// cannot start without a terminal.
+			out, err := runInspector(t, url, "--transport", "http", "--protocol-era", era, "--method", "tools/list")
+			if err == nil || !strings.Contains(err.Error(), "auth_required") {
+				t.Errorf("tools/list without the token: %v\n%s", err, out)
+			}
+		})
 	}
 }

@@ -26,6 +26,7 @@ func TestMain(m *testing.M) {
 	}
 	code := m.Run()
 	testenv.RemoveToolhubBinary()
+	removeGoSDKClients()
 	if code == 0 {
 		if err := goleak.Find(); err != nil {
 			fmt.Fprintln(os.Stderr, "goroutines left behind:", err)
