@@ -50,6 +50,11 @@ func (h *Hub) stopServer(ctx context.Context, name string, disable bool) error {
 	if ds == nil {
 		return nil
 	}
+	// Its tools leave the catalog at once: from here on its state reads
+	// stopped (or held local-only), and a stopped server offers nothing.
+	// They are removed again below, after it has stopped, in case a
+	// connection in progress added them meanwhile.
+	h.catalog.RemoveServer(name)
 	cancel()
 	ds.Stop()
 	select {
