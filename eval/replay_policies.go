@@ -195,7 +195,7 @@ func (p knnPolicy) Choose(row ReplayRow) string {
 func TrainExamples(rows []ReplayRow) []policies.KNNExample {
 	out := make([]policies.KNNExample, len(rows))
 	for i, r := range rows {
-		out[i] = policies.KNNExample{Question: r.Question, Scores: r.Scores}
+		out[i] = policies.KNNExample{Question: r.Question, Scores: r.Scores, Task: r.Task}
 	}
 	return out
 }

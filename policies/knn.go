@@ -12,6 +12,9 @@ import (
 type KNNExample struct {
 	Question string             `json:"question"`
 	Scores   map[string]float64 `json:"scores"`
+	// Task is the example's task family, when recorded; routers that
+	// group questions use it.
+	Task string `json:"task,omitempty"`
 }
 
 // KNN predicts each candidate's success on a new task from the outcomes of
@@ -79,7 +82,8 @@ func (m *KNN) Candidates() []string { return scoredModels(m.examples) }
 func (m *KNN) weigh(counts map[string]int) map[string]float64 {
 	vec := make(map[string]float64, len(counts))
 	norm := 0.0
-	for t, c := range counts {
+	for _, t := range sortedTerms(counts) { // a fixed order sums bit-for-bit alike every run
+		c := counts[t]
 		idf, ok := m.idf[t]
 		if !ok {
 			continue
@@ -108,7 +112,9 @@ func (m *KNN) Nearest(question string, k int) []Neighbour {
 		return nil
 	}
 	sims := make([]float64, len(m.examples))
-	for t, w := range m.weigh(termCounts(question)) {
+	vec := m.weigh(termCounts(question))
+	for _, t := range sortedTerms(vec) {
+		w := vec[t]
 		for _, p := range m.postings[t] {
 			sims[p.doc] += w * p.weight
 		}
@@ -165,6 +171,17 @@ func (m *KNN) Predict(question string, allowed []string) map[string]float64 {
 			out[c] = num[c] / d
 		}
 	}
+	return out
+}
+
+// sortedTerms lists m's keys in order: summing floating-point terms in map
+// order would let ties between neighbours fall differently from run to run.
+func sortedTerms[V any](m map[string]V) []string {
+	out := make([]string, 0, len(m))
+	for t := range m {
+		out = append(out, t)
+	}
+	slices.Sort(out)
 	return out
 }
 

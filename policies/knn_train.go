@@ -37,8 +37,8 @@ func DefaultKNNTrainingPath() (string, error) {
 }
 
 // LoadKNNTraining reads recorded outcomes in either shape:
-//   - a JSON array, or JSONL, of {"question", "scores": {model: score}}
-//     (the routing replay set's train split);
+//   - a JSON array, or JSONL, of {"question", "scores": {model: score},
+//     ["task": family]} (the routing replay set's train split);
 //   - JSONL of exported runs ("toolhub runs export"): each run of a
 //     fixed:MODEL policy with a known outcome scores MODEL on its task;
 //     repeated runs of a task average.
@@ -88,8 +88,8 @@ func parseKNNLines(path string, data []byte) ([]KNNExample, error) {
 			return nil, fmt.Errorf("%s:%d: %w", path, n, err)
 		}
 		switch {
-		case l.Question != "" && len(l.Scores) > 0:
-			out = append(out, KNNExample{Question: l.Question, Scores: l.Scores})
+		case l.Question != "" && len(l.Scores) > 0: // an example's "task" is its family
+			out = append(out, KNNExample{Question: l.Question, Scores: l.Scores, Task: l.Task})
 		case l.Task != "" && strings.HasPrefix(l.Policy, PolicyFixedPrefix) && l.Reward.Outcome != nil:
 			runs.add(l.Task, strings.TrimPrefix(l.Policy, PolicyFixedPrefix), float64(*l.Reward.Outcome))
 		}

@@ -24,12 +24,19 @@ const (
 // (docs/replay-format.md gives the figures).
 var DefaultMFOptions = MFOptions{}
 
-// TrainMFRouter is the mf router: the mean of the calibrated MF predictor's
-// and KNN's predictions (K ≤ 0: KNN's default), both trained on examples.
-// The two err differently, one from words and character n-grams seen
-// anywhere in training, the other from the nearest past questions, and
-// their mean ranked better than either under cross-validation.
-func TrainMFRouter(examples []KNNExample, opts MFOptions, k int) *Blend {
+// TrainMFRouter is the mf router trained on examples. When every example
+// records its task family, it is the TaskPrior: each model's mean score per
+// family, weighed by a calibrated MF classifier's probability that the
+// question belongs to the family. Otherwise it is the mean of the
+// calibrated MF predictor's and KNN's predictions (K ≤ 0: KNN's default):
+// the two err differently, one from words and character n-grams seen
+// anywhere in training, the other from the nearest past questions.
+// Cross-validation on the routing set's train split chose both
+// (docs/replay-format.md).
+func TrainMFRouter(examples []KNNExample, opts MFOptions, k int) Router {
+	if p, ok := TrainTaskPrior(examples, TaskPriorOptions{}); ok {
+		return p
+	}
 	return &Blend{Routers: []Router{TrainMF(examples, opts), TrainKNN(examples, k)}}
 }
 
@@ -42,12 +49,12 @@ var mfCache = struct {
 type cachedMF struct {
 	mod    time.Time
 	size   int64
-	router *Blend
+	router Router
 }
 
 // LoadMFRouter trains the mf router from the recorded outcomes at path
 // (either shape LoadKNNTraining reads), cached while the file is unchanged.
-func LoadMFRouter(path string) (*Blend, error) {
+func LoadMFRouter(path string) (Router, error) {
 	knn, err := LoadKNN(path) // the same checks and messages as knn
 	if err != nil {
 		return nil, err
@@ -65,7 +72,12 @@ func LoadMFRouter(path string) (*Blend, error) {
 	if err != nil {
 		return nil, err
 	}
-	r := &Blend{Routers: []Router{TrainMF(examples, DefaultMFOptions), knn}}
+	var r Router
+	if p, ok := TrainTaskPrior(examples, TaskPriorOptions{}); ok {
+		r = p
+	} else {
+		r = &Blend{Routers: []Router{TrainMF(examples, DefaultMFOptions), knn}}
+	}
 	mfCache.byPath[path] = cachedMF{mod: st.ModTime(), size: st.Size(), router: r}
 	return r, nil
 }
