@@ -77,7 +77,7 @@ func (d *downstream) answerServerRequest(ctx context.Context, method string, par
 func (d *downstream) requester(ctx context.Context, method string) (ClientRequester, <-chan struct{}, error) {
 	switch {
 	case d.owner != nil:
-		return d.owner.requester(ctx, &d.calls, d.spec.Name)
+		return d.owner.requester(ctx, &d.calls, d.spec.Name, method)
 	case method == string(mcpgo.MethodListRoots) && d.clients != nil:
 		return d.rootsRequester(ctx)
 	}

@@ -117,7 +117,12 @@ func (o *sessionOwner) leave() {
 // else, with no call in flight at all, the owner as it is reached between
 // calls. A call of another client, or of none, is never given the owner's
 // answers.
-func (o *sessionOwner) requester(ctx context.Context, calls *activeCalls, server string) (ClientRequester, <-chan struct{}, error) {
+//
+// A roots/list (roots belong to the client, not to a call) goes to the
+// owner as reached between calls whenever it can be: a call that happens to
+// be in flight may end before the answer comes back, and the server would
+// keep the roots it had.
+func (o *sessionOwner) requester(ctx context.Context, calls *activeCalls, server, method string) (ClientRequester, <-chan struct{}, error) {
 	if c := ClientFrom(ctx); c != nil {
 		if sessionKey(c) != o.key {
 			return nil, nil, fmt.Errorf("server %s: a request for another client reached a session of one client's own", server)
@@ -125,18 +130,18 @@ func (o *sessionOwner) requester(ctx context.Context, calls *activeCalls, server
 		return c, nil, nil
 	}
 	mine, others, anonymous := calls.byClient(o.key)
+	o.mu.Lock()
+	between, gone := o.between, o.gone
+	o.mu.Unlock()
 	switch {
 	case others > 0:
 		return nil, nil, fmt.Errorf("server %s: calls of other clients are in flight on a session "+
 			"that answers to one client only; its request is refused", server)
-	case mine != nil:
-		return mine.client, mine.done, nil
-	case anonymous > 0:
+	case anonymous > 0 && mine == nil:
 		return nil, nil, fmt.Errorf("server %s: %w", server, ErrNoClient)
+	case mine != nil && (method != string(mcpgo.MethodListRoots) || between == nil || gone):
+		return mine.client, mine.done, nil
 	}
-	o.mu.Lock()
-	between, gone := o.between, o.gone
-	o.mu.Unlock()
 	if gone || between == nil {
 		return nil, nil, fmt.Errorf("server %s sent a request between calls and its client cannot be "+
 			"reached outside a call: %w", server, ErrNoClient)
@@ -184,7 +189,7 @@ func (d *downstream) rootsRequester(ctx context.Context) (ClientRequester, <-cha
 	owner := d.roots.owner
 	d.roots.mu.Unlock()
 	if owner != nil {
-		return owner.requester(ctx, &d.calls, d.spec.Name)
+		return owner.requester(ctx, &d.calls, d.spec.Name, string(mcpgo.MethodListRoots))
 	}
 	if !first {
 		return nil, nil, fmt.Errorf("server %s: each client's roots go to a session of its own, "+
