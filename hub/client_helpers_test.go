@@ -82,17 +82,5 @@ func awaitArrivals(t *testing.T, arrived <-chan string, n int) {
 // startHub runs a hub over specs until the test ends and waits for it.
 func startHub(t *testing.T, specs ...ServerSpec) *Hub {
 	t.Helper()
-	opts := testOptions()
-	h, err := New(specs, Options{Logger: opts.Logger, ConnectTimeout: waitLimit, CallTimeout: waitLimit})
-	if err != nil {
-		t.Fatal(err)
-	}
-	h.Start(t.Context())
-	t.Cleanup(func() { _ = h.Close() })
-	ctx, cancel := context.WithTimeout(t.Context(), waitLimit)
-	defer cancel()
-	if err := h.WaitSettled(ctx); err != nil {
-		t.Fatal(err)
-	}
-	return h
+	return startHubWith(t, Options{}, specs...)
 }
