@@ -74,8 +74,7 @@ func (a *answeringClient) note(ctx context.Context, what string) error {
 }
 
 func (a *answeringClient) CreateMessage(ctx context.Context, req mcpgo.CreateMessageRequest) (*mcpgo.CreateMessageResult, error) {
-	text, _ := req.Messages[0].Content.(mcpgo.TextContent)
-	if err := a.note(ctx, text.Text); err != nil {
+	if err := a.note(ctx, samplingText(req.Messages[0].Content)); err != nil {
 		return nil, err
 	}
 	return &mcpgo.CreateMessageResult{

@@ -13,6 +13,9 @@ import (
 // forwardHandler is the handler of a directly exposed catalog tool.
 func (s *Server) forwardHandler(name string) mcpserver.ToolHandlerFunc {
 	return func(ctx context.Context, req mcpgo.CallToolRequest) (*mcpgo.CallToolResult, error) {
+		if modernRequest(ctx) {
+			return s.forwardModern(ctx, name, rawArguments(req), req), nil
+		}
 		return s.forward(ctx, name, rawArguments(req), progressToken(req)), nil
 	}
 }
@@ -39,8 +42,15 @@ func (s *Server) forward(ctx context.Context, name string, args json.RawMessage,
 		// client's connection, not the hub's.
 		opts.Meta = map[string]any{"progressToken": route.hubToken}
 	}
-	res, err := s.cat.Call(ctx, name, args, opts)
+	out := s.callCatalog(ctx, name, args, opts)
 	route.awaitDelivered(ctx)
+	return out
+}
+
+// callCatalog makes one catalog call and turns its outcome into the result
+// the client gets.
+func (s *Server) callCatalog(ctx context.Context, name string, args json.RawMessage, opts hub.CallOptions) *mcpgo.CallToolResult {
+	res, err := s.cat.Call(ctx, name, args, opts)
 	if err != nil {
 		s.log.Debug("forwarded call failed", "tool", name, "err", err)
 		return errorResult(name, err)

@@ -68,8 +68,10 @@ func (f *inflight) add(r *callRoute) (remove func()) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	if r.clientToken != nil {
-		f.next++
-		r.hubToken = progressTokenPrefix + strconv.FormatUint(f.next, 10)
+		if r.hubToken == "" { // else a later round of a bridged call (bridge.go)
+			f.next++
+			r.hubToken = progressTokenPrefix + strconv.FormatUint(f.next, 10)
+		}
 		f.byToken[r.hubToken] = r
 	}
 	calls := f.byServer[r.server]
@@ -84,7 +86,7 @@ func (f *inflight) add(r *callRoute) (remove func()) {
 func (f *inflight) remove(r *callRoute) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
-	if r.hubToken != "" {
+	if r.hubToken != "" && f.byToken[r.hubToken] == r {
 		delete(f.byToken, r.hubToken)
 	}
 	if calls := f.byServer[r.server]; calls != nil {

@@ -31,23 +31,15 @@ type matrixGap struct {
 	failsWith string
 }
 
-// noServerRequests is what toolhub lacks for sampling, elicitation and
-// roots on 2026-07-28: that era has no server-initiated requests, and
-// toolhub does not yet turn a downstream's request into an
-// InputRequiredResult for the client to answer and retry.
-func noServerRequests(method string) string {
-	return "toolhub does not turn a downstream's " + method + " into an InputRequiredResult round trip " +
-		"for 2026-07-28 clients (multi-round-trip requests); it answers that the client does not support it"
-}
-
 // matrixGaps are the known gaps, by protocol era or by client, on every
 // transport; a client's own entry comes first.
 var matrixGaps = map[string]map[string]matrixGap{
 	"2026-07-28": {
-		"sampling":    {noServerRequests("sampling/createMessage"), "does not support sampling"},
-		"elicitation": {noServerRequests("elicitation/create"), "does not support elicitation"},
-		// server-everything asks for the roots, gets the error and reports none.
-		"roots": {noServerRequests("roots/list"), "no roots are currently configured"},
+		// server-everything asks for the roots, is told the client gives
+		// none, and reports none.
+		"roots": {"a 2026-07-28 client has no session, so toolhub does not give its roots to a downstream " +
+			"session that would keep them past the call (each client's roots stay its own)",
+			"no roots are currently configured"},
 	},
 	"ts-client-v2": {
 		"ping": {"protocol 2026-07-28 has no ping: @modelcontextprotocol/client 2.4.0 refuses to send it",

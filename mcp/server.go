@@ -66,21 +66,26 @@ type Options struct {
 	Events    Events
 	// MaxTaskBytes caps one task's text (default DefaultMaxTaskBytes).
 	MaxTaskBytes int
-	Logger       *slog.Logger
+	// BridgeIdle is how long a call of a 2026-07-28 client that waits for
+	// the client's input (an InputRequiredResult) is kept for its retry
+	// (default DefaultBridgeIdle).
+	BridgeIdle time.Duration
+	Logger     *slog.Logger
 }
 
 // Server is toolhub's MCP server: the catalog's tools as the client sees
 // them, kept in step with the catalog. Serve it with ServeStdio or
 // ListenHTTP.
 type Server struct {
-	cat    Catalog
-	opts   Options
-	log    *slog.Logger
-	mcp    *mcpserver.MCPServer
-	calls  *inflight
-	levels *logLevels
-	subs   clientSubscriptions
-	index  indexCache
+	cat     Catalog
+	opts    Options
+	log     *slog.Logger
+	mcp     *mcpserver.MCPServer
+	calls   *inflight
+	bridges *bridges
+	levels  *logLevels
+	subs    clientSubscriptions
+	index   indexCache
 
 	surface   surfaceState
 	resources resourceSurface
@@ -101,13 +106,14 @@ func NewServer(cat Catalog, opts Options) (*Server, error) {
 		return nil, fmt.Errorf("new mcp server: %w", err)
 	}
 	s := &Server{
-		cat:    cat,
-		opts:   opts,
-		log:    opts.Logger,
-		calls:  newInflight(),
-		levels: newLogLevels(),
-		kick:   make(chan struct{}, 1),
-		done:   make(chan struct{}),
+		cat:     cat,
+		opts:    opts,
+		log:     opts.Logger,
+		calls:   newInflight(),
+		bridges: newBridges(opts.BridgeIdle),
+		levels:  newLogLevels(),
+		kick:    make(chan struct{}, 1),
+		done:    make(chan struct{}),
 	}
 	hooks := &mcpserver.Hooks{}
 	s.levels.register(hooks)
@@ -191,6 +197,7 @@ func (s *Server) Close() {
 			s.opts.Relay.detach(s)
 		}
 		s.stopWatch()
+		s.bridges.closeAll()
 		close(s.done)
 		s.wg.Wait()
 	})
