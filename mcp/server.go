@@ -81,6 +81,7 @@ type Server struct {
 	levels *logLevels
 	subs   clientSubscriptions
 	index  indexCache
+	tasks  *taskBoard
 
 	surface   surfaceState
 	resources resourceSurface
@@ -106,6 +107,7 @@ func NewServer(cat Catalog, opts Options) (*Server, error) {
 		log:    opts.Logger,
 		calls:  newInflight(),
 		levels: newLogLevels(),
+		tasks:  newTaskBoard(),
 		kick:   make(chan struct{}, 1),
 		done:   make(chan struct{}),
 	}
@@ -151,6 +153,7 @@ func (s *Server) serverOptions(cat Catalog, hooks *mcpserver.Hooks) []mcpserver.
 		options = append(options, s.completionOptions(completer)...)
 	}
 	options = append(options, s.clientEventOptions(hooks)...)
+	options = append(options, s.taskOptions(hooks)...)
 	return options
 }
 

@@ -1,0 +1,67 @@
+package mcp
+
+import (
+	"context"
+
+	mcpgo "github.com/mark3labs/mcp-go/mcp"
+
+	"github.com/toolhub/toolhub/conductor"
+	"github.com/toolhub/toolhub/events"
+)
+
+// asTask prepares a conductor call that runs as an MCP task: it returns
+// the context the episode runs under and end, to call when the handler
+// returns. A call that is not a task keeps ctx.
+//
+// mcp-go runs a task's handler on the context of the tools/call request,
+// which it ends as soon as it has answered with the task. The episode
+// therefore runs on a context of its own, keeping ctx's values, that
+// tasks/cancel and the end of the client's session cancel through the
+// board. While it runs, its steps are collected for tasks/get.
+func (s *Server) asTask(ctx context.Context, req mcpgo.CallToolRequest, runID string) (context.Context, func()) {
+	if req.Params.Task == nil {
+		return ctx, func() {}
+	}
+	r, ok := s.tasks.claim(ctx)
+	if !ok {
+		s.log.Warn("a task's call has no task on record; it runs on the request's context", "run", runID)
+		return ctx, func() {}
+	}
+	ctx, cancel := context.WithCancel(context.WithoutCancel(ctx))
+	stopFollow := s.followTask(r, runID)
+	s.tasks.start(r, runID, cancel)
+	return ctx, func() {
+		stopFollow()
+		s.tasks.finish(r)
+		cancel()
+	}
+}
+
+// followTask records the run's steps on r as they are published: each in
+// its trace form, and the message of the latest one a client is shown
+// (observations are not), numbered as the progress notifications are.
+func (s *Server) followTask(r *taskRun, runID string) (stop func()) {
+	if s.opts.Events == nil {
+		return func() {}
+	}
+	b := s.tasks
+	stopFollow, dropped := s.opts.Events.Follow(events.Filter{Mask: events.RunStep, Subject: runID}, func(e events.Event) {
+		step, ok := e.Data.(conductor.Step)
+		if !ok {
+			return
+		}
+		b.mu.Lock()
+		defer b.mu.Unlock()
+		r.steps = append(r.steps, traceStep(step))
+		if step.Kind != conductor.StepObservation {
+			r.shown++
+			r.latest = StepMessage(r.shown, step)
+		}
+	})
+	return func() {
+		stopFollow()
+		if d := dropped(); d > 0 {
+			s.log.Warn("a task's trace lost steps while it ran; its result has them all", "run", runID, "lost", d)
+		}
+	}
+}
