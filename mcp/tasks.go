@@ -52,7 +52,8 @@ func newTaskBoard() *taskBoard {
 // taskOptions declare tasks (tools/call, tasks/list, tasks/cancel) when
 // the server has a conductor, and join the board to mcp-go's task
 // lifecycle: creation, cancellation, the end of a session, and the
-// tasks/get and tasks/list answers, which get the latest step.
+// tasks/get and tasks/list answers, which get the latest step. A request
+// of protocol 2026-07-28 asking for a task is served synchronously.
 func (s *Server) taskOptions(hooks *mcpserver.Hooks) []mcpserver.ServerOption {
 	if s.opts.Conductor == nil {
 		return nil
@@ -63,6 +64,14 @@ func (s *Server) taskOptions(hooks *mcpserver.Hooks) []mcpserver.ServerOption {
 		b.create(mcpserver.RequestProtocolInfoFromContext(ctx), m.TaskID, m.SessionID)
 	})
 	th.AddOnTaskCancelled(func(_ context.Context, m mcpserver.TaskMetrics) { b.cancelTask(m.TaskID) })
+	hooks.AddBeforeCallTool(func(ctx context.Context, _ any, req *mcpgo.CallToolRequest) {
+		if req.Params.Task != nil && mcpserver.IsModernRequest(ctx) && isConductorTool(req.Params.Name) {
+			// mcp-go serves the Tasks of 2025-11-25, whose tasks/result it
+			// has removed on 2026-07-28: such a task's result could not be
+			// read, so the call is answered as the core protocol does.
+			req.Params.Task = nil
+		}
+	})
 	hooks.AddOnUnregisterSession(func(_ context.Context, session mcpserver.ClientSession) {
 		b.cancelSession(session.SessionID())
 	})
@@ -179,4 +188,8 @@ func (b *taskBoard) describe(t *mcpgo.Task, res *mcpgo.Result) {
 		res.Meta.AdditionalFields = map[string]any{}
 	}
 	res.Meta.AdditionalFields[TaskTraceMetaKey] = TaskTrace{RunID: r.runID, Steps: append([]TraceStep{}, r.steps...)}
+}
+
+func isConductorTool(name string) bool {
+	return name == OrchestrateToolName || name == ResearchToolName
 }

@@ -94,3 +94,29 @@ func TestTaskSessionEndCancelsEpisode(t *testing.T) {
 		})
 	}
 }
+
+// A request of protocol 2026-07-28 that asks for a task gets the result at
+// once: mcp-go has no tasks/result for that version to read it with later.
+func TestTaskModernRequestIsSynchronous(t *testing.T) {
+	ctx, cancel := context.WithTimeout(t.Context(), waitLimit)
+	defer cancel()
+	cond := newSteppingConductor()
+	close(cond.release)
+	c, err := mcpclient.NewInProcessClient(conductorServer(t, cond).MCPServer())
+	if err != nil {
+		t.Fatal(err)
+	}
+	initClient(t, c, clientOptions{})
+	// mcp-go's client decodes a tool result only: a created task would
+	// fail the call with "content is missing".
+	var req mcpgo.CallToolRequest
+	req.Params.Name, req.Params.Arguments = OrchestrateToolName, map[string]any{"task": "t"}
+	req.Params.Task = &mcpgo.TaskParams{}
+	res, err := c.CallTool(ctx, req)
+	if err != nil {
+		t.Fatalf("call as a task on 2026-07-28: %v", err)
+	}
+	if trace := decodeTrace(t, res.StructuredContent); res.IsError || trace.Answer != "42" {
+		t.Fatalf("result error %v, trace %+v", res.IsError, trace)
+	}
+}
