@@ -4,10 +4,51 @@ import (
 	"context"
 
 	mcpgo "github.com/mark3labs/mcp-go/mcp"
+	mcpserver "github.com/mark3labs/mcp-go/server"
 
 	"github.com/toolhub/toolhub/conductor"
 	"github.com/toolhub/toolhub/events"
 )
+
+// taskOptions declare tasks (tools/call, tasks/list, tasks/cancel) when
+// the server has a conductor, and join the board to mcp-go's task
+// lifecycle: creation, cancellation, the end of a session, and the
+// tasks/get and tasks/list answers, which get the latest step. A request
+// of protocol 2026-07-28 asking for a task is served synchronously.
+func (s *Server) taskOptions(hooks *mcpserver.Hooks) []mcpserver.ServerOption {
+	if s.opts.Conductor == nil {
+		return nil
+	}
+	b := s.tasks
+	th := &mcpserver.TaskHooks{}
+	th.AddOnTaskCreated(func(ctx context.Context, m mcpserver.TaskMetrics) {
+		b.create(mcpserver.RequestProtocolInfoFromContext(ctx), m.TaskID, m.SessionID)
+	})
+	th.AddOnTaskCancelled(func(_ context.Context, m mcpserver.TaskMetrics) { b.cancelTask(m.TaskID) })
+	hooks.AddBeforeCallTool(func(ctx context.Context, _ any, req *mcpgo.CallToolRequest) {
+		if req.Params.Task != nil && mcpserver.IsModernRequest(ctx) && isConductorTool(req.Params.Name) {
+			// mcp-go serves the Tasks of 2025-11-25, whose tasks/result it
+			// has removed on 2026-07-28: such a task's result could not be
+			// read, so the call is answered as the core protocol does.
+			req.Params.Task = nil
+		}
+	})
+	hooks.AddOnUnregisterSession(func(_ context.Context, session mcpserver.ClientSession) {
+		b.cancelSession(session.SessionID())
+	})
+	hooks.AddAfterGetTask(func(_ context.Context, _ any, _ *mcpgo.GetTaskRequest, res *mcpgo.GetTaskResult) {
+		b.describe(&res.Task, &res.Result)
+	})
+	hooks.AddAfterListTasks(func(_ context.Context, _ any, _ *mcpgo.ListTasksRequest, res *mcpgo.ListTasksResult) {
+		for i := range res.Tasks {
+			b.describe(&res.Tasks[i], nil)
+		}
+	})
+	return []mcpserver.ServerOption{
+		mcpserver.WithTaskCapabilities(true, true, true),
+		mcpserver.WithTaskHooks(th),
+	}
+}
 
 // asTask prepares a conductor call that runs as an MCP task: it returns
 // the context the episode runs under and end, to call when the handler
@@ -64,4 +105,8 @@ func (s *Server) followTask(r *taskRun, runID string) (stop func()) {
 			s.log.Warn("a task's trace lost steps while it ran; its result has them all", "run", runID, "lost", d)
 		}
 	}
+}
+
+func isConductorTool(name string) bool {
+	return name == OrchestrateToolName || name == ResearchToolName
 }
