@@ -89,9 +89,15 @@ func conductorServer(t *testing.T, c *steppingConductor) *Server {
 // sleeping through it after the test.
 func callAsTask(ctx context.Context, t *testing.T, c *mcpclient.Client, tool string, args map[string]any) mcpgo.Task {
 	t.Helper()
+	return callAsTaskWith(ctx, t, c, tool, args, map[string]any{})
+}
+
+// callAsTaskWith calls tool as a task with the given task params.
+func callAsTaskWith(ctx context.Context, t *testing.T, c *mcpclient.Client, tool string, args, task map[string]any) mcpgo.Task {
+	t.Helper()
 	resp, err := c.GetTransport().SendRequest(ctx, transport.JSONRPCRequest{
 		JSONRPC: mcpgo.JSONRPC_VERSION, ID: mcpgo.NewRequestId("task-call"), Method: string(mcpgo.MethodToolsCall),
-		Params: map[string]any{"name": tool, "arguments": args, "task": map[string]any{}},
+		Params: map[string]any{"name": tool, "arguments": args, "task": task},
 	})
 	if err != nil {
 		t.Fatalf("call %s as a task: %v", tool, err)

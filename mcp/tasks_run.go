@@ -2,6 +2,7 @@ package mcp
 
 import (
 	"context"
+	"time"
 
 	mcpgo "github.com/mark3labs/mcp-go/mcp"
 	mcpserver "github.com/mark3labs/mcp-go/server"
@@ -58,7 +59,8 @@ func (s *Server) taskOptions(hooks *mcpserver.Hooks) []mcpserver.ServerOption {
 // which it ends as soon as it has answered with the task. The episode
 // therefore runs on a context of its own, keeping ctx's values, that
 // tasks/cancel and the end of the client's session cancel through the
-// board. While it runs, its steps are collected for tasks/get.
+// board, and the task's TTL ends. While it runs, its steps are collected
+// for tasks/get.
 func (s *Server) asTask(ctx context.Context, req mcpgo.CallToolRequest, runID string) (context.Context, func()) {
 	if req.Params.Task == nil {
 		return ctx, func() {}
@@ -69,9 +71,16 @@ func (s *Server) asTask(ctx context.Context, req mcpgo.CallToolRequest, runID st
 		return ctx, func() {}
 	}
 	ctx, cancel := context.WithCancel(context.WithoutCancel(ctx))
+	stopTTL := func() bool { return false }
+	if ttl := req.Params.Task.TTL; ttl != nil && *ttl > 0 {
+		// mcp-go forgets the task once its TTL has passed; nobody can read
+		// the episode's result after that, so it ends then too.
+		stopTTL = time.AfterFunc(time.Duration(*ttl)*time.Millisecond, cancel).Stop
+	}
 	stopFollow := s.followTask(r, runID)
 	s.tasks.start(r, runID, cancel)
 	return ctx, func() {
+		stopTTL()
 		stopFollow()
 		s.tasks.finish(r)
 		cancel()

@@ -103,6 +103,21 @@ func TestTaskCancelStopsEpisode(t *testing.T) {
 	}
 }
 
+// A task whose TTL passes is forgotten by mcp-go, and its episode ends.
+func TestTaskTTLEndsEpisode(t *testing.T) {
+	ctx, cancel := context.WithTimeout(t.Context(), waitLimit)
+	defer cancel()
+	cond := newSteppingConductor()
+	srv := conductorServer(t, cond)
+	c := taskTransports[0].connect(t, srv)
+	task := callAsTaskWith(ctx, t, c, OrchestrateToolName, map[string]any{"task": "t"}, map[string]any{"ttl": 20})
+	await(ctx, t, cond.reached, "the episode's first step")
+	if err := await(ctx, t, cond.stopped, "the episode stopping when the TTL passed"); err == nil {
+		t.Fatal("the episode stopped without its context ending")
+	}
+	awaitForgotten(ctx, t, srv, task.TaskId)
+}
+
 // A call without a task is served as before: it waits for the episode and
 // returns its result, and no task is created.
 func TestTaskCallWithoutTaskIsSynchronous(t *testing.T) {
