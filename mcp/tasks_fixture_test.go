@@ -58,8 +58,9 @@ func (c *steppingConductor) Run(ctx context.Context, req conductor.Request) (*co
 }
 
 // taskTransports are the ways a test client reaches a server with a
-// conductor: mcp-go's in-process transport and toolhub's Streamable HTTP
-// endpoint. Both speak 2025-11-25, the version whose Tasks mcp-go serves.
+// conductor: mcp-go's in-process transport, toolhub's Streamable HTTP
+// endpoint and its stdio server. All speak 2025-11-25, the version whose
+// Tasks mcp-go serves.
 var taskTransports = []struct {
 	name    string
 	connect func(t *testing.T, s *Server) *mcpclient.Client
@@ -74,6 +75,10 @@ var taskTransports = []struct {
 	}},
 	{"streamable http", func(t *testing.T, s *Server) *mcpclient.Client {
 		return connectHTTP(t, serveHTTP(t, s, HTTPOptions{}).URL(), clientOptions{legacy: true})
+	}},
+	{"stdio", func(t *testing.T, s *Server) *mcpclient.Client {
+		c, _ := stdioClient(t, s)
+		return c
 	}},
 }
 
