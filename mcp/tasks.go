@@ -28,7 +28,10 @@ type taskBoard struct {
 	mu sync.Mutex
 	// created holds a task from its creation until its handler claims it,
 	// keyed by the request that created it: mcp-go gives the handler the
-	// context of that request, not the task's id.
+	// context of that request, not the task's id. mcp-go (v1.2.1) puts a
+	// RequestProtocolInfo of its own in every request's context; were it
+	// ever shared, claim would find nothing and the call would run as
+	// mcp-go runs it, on the request's context.
 	created map[*mcpserver.RequestProtocolInfo]*taskRun
 	byID    map[string]*taskRun
 }
