@@ -41,16 +41,24 @@ func (s *Server) conductorTools() []mcpserver.ServerTool {
 // conductorHandler runs one episode per call: it follows the run's steps on
 // the event bus, sends each as a progress notification under the caller's
 // token, and returns the answer with the structured trace. Every progress
-// notification is sent before the result.
+// notification is sent before the result. A call made as an MCP task runs
+// the same way, its steps read with tasks/get instead (asTask).
 func (s *Server) conductorHandler(mode conductor.Mode, textArg string) mcpserver.ToolHandlerFunc {
 	return func(ctx context.Context, req mcpgo.CallToolRequest) (*mcpgo.CallToolResult, error) {
+		runID, token := conductor.NewRunID(), progressToken(req)
+		if req.Params.Task != nil {
+			var end func()
+			ctx, end = s.asTask(ctx, req, runID)
+			defer end()
+			token = nil // a task's steps are read with tasks/get
+		}
 		creq, err := episodeRequest(req, mode, textArg, s.opts.MaxTaskBytes)
 		if err != nil {
 			return mcpgo.NewToolResultError(err.Error()), nil
 		}
+		creq.RunID = runID
 		ctx = s.withClient(ctx)
-		creq.RunID = conductor.NewRunID()
-		stop := s.followRun(ctx, creq.RunID, progressToken(req))
+		stop := s.followRun(ctx, creq.RunID, token)
 		run, err := s.opts.Conductor.Run(ctx, creq)
 		stop()
 		if run == nil {

@@ -56,6 +56,7 @@ func conductorTool(name, textArg, textHelp, budgetFor, description string) mcpgo
 		mcpgo.WithNumber("budget_usd", mcpgo.Min(0), mcpgo.Description("optional spending cap for "+budgetFor+" in US dollars")),
 		mcpgo.WithOutputSchema[Trace](),
 		mcpgo.WithOpenWorldHintAnnotation(true),
+		mcpgo.WithTaskSupport(mcpgo.TaskSupportOptional),
 	)
 }
 

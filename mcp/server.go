@@ -86,6 +86,7 @@ type Server struct {
 	levels  *logLevels
 	subs    clientSubscriptions
 	index   indexCache
+	tasks   *taskBoard
 
 	surface   surfaceState
 	resources resourceSurface
@@ -114,6 +115,7 @@ func NewServer(cat Catalog, opts Options) (*Server, error) {
 		levels:  newLogLevels(),
 		kick:    make(chan struct{}, 1),
 		done:    make(chan struct{}),
+		tasks:   newTaskBoard(),
 	}
 	hooks := &mcpserver.Hooks{}
 	s.levels.register(hooks)
@@ -157,6 +159,7 @@ func (s *Server) serverOptions(cat Catalog, hooks *mcpserver.Hooks) []mcpserver.
 		options = append(options, s.completionOptions(completer)...)
 	}
 	options = append(options, s.clientEventOptions(hooks)...)
+	options = append(options, s.taskOptions(hooks)...)
 	return options
 }
 
