@@ -13,7 +13,8 @@
 //     policy's model choice is answered from the record with no LLM call.
 //     Learned routers (knn, lr, blend, mf) are swept over cost weights, their
 //     AIQ, APGR and CPT(50%) measured on a fixed grid and their operating
-//     point chosen on validation rows held out of train.
+//     point chosen on the train split, routed out of fold, as the most
+//     accurate weight within half the strongest model's cost.
 //
 // Reports render as a terminal table, JSON, or a self-contained HTML page
 // with an accuracy-versus-cost chart drawn as inline SVG.

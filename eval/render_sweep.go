@@ -22,8 +22,8 @@ func writeSweepSummary(w io.Writer, r *Report, s *SweepSummary, label string) {
 		if !op.Reached {
 			reached = "does not reach"
 		}
-		fmt.Fprintf(w, "  operating point chosen on validation: %s (validation %.3f at %.4f %s, %s the strongest's %.3f); here %.3f at %.4f %s (%.0f%% of the best single's cost)\n",
-			op.Policy, op.ValidationAccuracy, op.ValidationCost, label, reached, op.ValidationTarget, op.Accuracy, op.Cost, label, 100*ratioOr0(op.Cost, s.BestCost))
+		fmt.Fprintf(w, "  operating point chosen on train out of fold: %s (there %.3f at %.0f%% of the strongest's cost, %.0f%% in 90%% of family redraws, %s the strongest's %.3f within half its cost); here %.3f at %.4f %s (%.0f%% of the best single's cost)\n",
+			op.Policy, op.CVAccuracy, 100*op.CVShare, 100*op.CVShareHigh, reached, op.CVTarget, op.Accuracy, op.Cost, label, 100*ratioOr0(op.Cost, s.BestCost))
 	}
 	fmt.Fprintf(w, "  fixed grid: AIQ %.3f, APGR %.3f (strong %s %.3f at %.4f, weak %s %.3f at %.4f %s), CPT(50%%) %s, accuracy at half the strong's cost %.3f\n",
 		s.AIQ, s.APGR, s.Strong, s.StrongAcc, s.StrongCost, s.Weak, s.WeakAcc, s.WeakCost, label, cptText(s, label), s.AccAtHalf)

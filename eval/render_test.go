@@ -30,8 +30,8 @@ func sampleReport() *Report {
 	s := summariseSweep(r.Policies, "knn")
 	grid := []Point{{CostUSD: 0.0002, Accuracy: 0.62}, {CostUSD: 0.0001, Accuracy: 0.55}, {CostUSD: 0.00015, Accuracy: 0.57}}
 	gridMeasures(s, grid, r.Policies[0], r.Policies[1])
-	s.Operating = &OperatingPoint{Policy: "knn@0.5", Weight: 0.5, ValidationTarget: 0.58, Reached: true,
-		ValidationAccuracy: 0.59, ValidationCost: 0.12, Accuracy: 0.55, Cost: 0.1}
+	s.Operating = &OperatingPoint{Policy: "knn@0.5", Weight: 0.5, CVTarget: 0.58, Reached: true,
+		CVAccuracy: 0.59, CVShare: 0.4, CVShareHigh: 0.45, Accuracy: 0.55, Cost: 0.1}
 	r.Sweeps = []*SweepSummary{s}
 	r.finish()
 	return r

@@ -2,112 +2,136 @@ package eval
 
 import (
 	"fmt"
-	"math"
 	"testing"
 )
 
-// operatingSet is a pool on which the router's choice at each weight is
-// known: "cheap" (a tenth of big's price) solves every trivia question and,
-// on the rows the router learns from, every other math question; "big"
-// solves everything there. Math therefore goes to cheap only once the cost
-// weight tops about 0.55. valMath scores cheap and big on the i-th math
-// question of the validation part; test rows are the given ones.
-func operatingSet(valMath func(i int) (cheap, big float64), test []ReplayRow) *ReplaySet {
+// foldRows lays out out-of-fold rows for pickOperating: per family, n rows
+// whose score and cost share of the strongest's at grid weight j are
+// score[j] and share[j] (the strongest scoring strong and costing 1).
+type famFigures struct {
+	name         string
+	n            int
+	score, share []float64
+	strong       float64
+}
+
+func foldRows(fams ...famFigures) []foldRow {
+	var rows []foldRow
+	for _, f := range fams {
+		for range f.n {
+			rows = append(rows, foldRow{cluster: f.name, scores: f.score, costs: f.share, strongScore: f.strong, strongCostUS: 1})
+		}
+	}
+	return rows
+}
+
+// even is the same figures for ten families.
+func even(score, share []float64, strong float64) []famFigures {
+	var out []famFigures
+	for i := range 10 {
+		out = append(out, famFigures{fmt.Sprint("f", i), 20, score, share, strong})
+	}
+	return out
+}
+
+func TestEvalPickOperatingPoint(t *testing.T) {
+	grid := []float64{0, 0.1, 0.2}
+	cases := []struct {
+		name    string
+		rows    []foldRow
+		weight  float64
+		reached bool
+	}{
+		{"the most accurate weight within half the cost",
+			foldRows(even([]float64{1, 0.9, 0.8}, []float64{0.9, 0.45, 0.2}, 0.85)...), 0.1, true},
+		{"within budget but short of the strongest",
+			foldRows(even([]float64{1, 0.9, 0.8}, []float64{0.9, 0.45, 0.2}, 0.95)...), 0.1, false},
+		{"a tie in accuracy goes to the cheaper weight",
+			foldRows(even([]float64{1, 0.9, 0.9}, []float64{0.9, 0.45, 0.2}, 0.85)...), 0.2, true},
+		{"nothing within budget: the cheapest weight",
+			foldRows(even([]float64{1, 0.9, 0.8}, []float64{0.9, 0.7, 0.6}, 0.85)...), 0.2, false},
+		// At weight 0.1 four families spend the strongest's whole cost and
+		// six none: 40% on average, but a redraw of the ten families lands
+		// above half (six dear ones or more) in about a sixth of draws.
+		{"the budget must hold when the family mix changes", foldRows(append(
+			even([]float64{1, 0.9, 0.8}, []float64{0.9, 0, 0.1}, 0.85)[:6],
+			famFigures{"dear0", 20, []float64{1, 0.9, 0.8}, []float64{0.9, 1, 0.1}, 0.85},
+			famFigures{"dear1", 20, []float64{1, 0.9, 0.8}, []float64{0.9, 1, 0.1}, 0.85},
+			famFigures{"dear2", 20, []float64{1, 0.9, 0.8}, []float64{0.9, 1, 0.1}, 0.85},
+			famFigures{"dear3", 20, []float64{1, 0.9, 0.8}, []float64{0.9, 1, 0.1}, 0.85})...), 0.2, false},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			op := pickOperating(tc.rows, grid, KNNName)
+			if op.Weight != tc.weight || op.Reached != tc.reached || op.Policy != routerPolicyName(KNNName, tc.weight) {
+				t.Fatalf("operating point %+v, want weight %v reached %v", op, tc.weight, tc.reached)
+			}
+		})
+	}
+}
+
+// familySet is a pool of ten families, "cheap" (a tenth of big's price)
+// solving every question of the first easy of them and none of the rest;
+// big solves all. Test rows are the given ones.
+func familySet(easy int, test []ReplayRow) *ReplaySet {
 	set := &ReplaySet{Dir: "mem", Test: test, Models: []ReplayModel{
 		{Name: "cheap", SizeB: 8, PriceIn: 0.1, PriceOut: 0.1},
 		{Name: "big", SizeB: 70, PriceIn: 1, PriceOut: 1},
 	}}
-	held := 0
-	for i := range 600 {
-		q := fmt.Sprintf("which city is the capital of country %d trivia", i)
-		set.Train = append(set.Train, row("", q, map[string]float64{"cheap": 1, "big": 1}))
-		q = fmt.Sprintf("integrate the polynomial x^%d derivative calculus", i)
-		cheap, big := float64(i%2), 1.0
-		if inValidation(q) {
-			cheap, big = valMath(held)
-			held++
+	words := []string{"alpha", "bravo", "charlie", "delta", "echo", "foxtrot", "golf", "hotel", "india", "juliet"}
+	for f, w := range words {
+		for i := range 60 {
+			r := row("", fmt.Sprintf("%s %s question number %d about %s", w, w, i, w), map[string]float64{"cheap": 0, "big": 1})
+			if f < easy {
+				r.Scores["cheap"] = 1
+			}
+			r.Task = w
+			set.Train = append(set.Train, r)
 		}
-		set.Train = append(set.Train, row("", q, map[string]float64{"cheap": cheap, "big": big}))
 	}
 	return set
 }
 
-func TestEvalOperatingPointIsChosenOnValidationRows(t *testing.T) {
-	cheapFails := func(int) (float64, float64) { return 0, 1 }
-	cheapSolves := func(int) (float64, float64) { return 1, 1 }
-	// The two models are right on alternate validation math questions:
-	// sending math to cheap ties big on average, with noise.
-	noisyTie := func(i int) (float64, float64) { return float64(i % 2), float64((i + 1) % 2) }
+func TestEvalOperatingPointOnTrainFolds(t *testing.T) {
 	cases := []struct {
-		name    string
-		valMath func(int) (float64, float64)
-		// mathOnBig: at the chosen weight, validation math still goes to
-		// big (the cost shows it: cheap everywhere is a fifth of it).
-		mathOnBig bool
+		name string
+		easy int
+		// hardOnBig: the hard families stay on big at the chosen weight.
+		hardOnBig, reached bool
 	}{
-		{"cheap failing validation math keeps math on big", cheapFails, true},
-		{"cheap solving validation math sends it there too", cheapSolves, false},
-		{"a tie within noise is not a match", noisyTie, true},
+		// Eight easy families on cheap, two hard on big: 28% of big's cost.
+		{"hard families stay on big within the budget", 8, true, true},
+		// Five hard families on big cost 55%: over the budget, and no
+		// weight of the grid prices a sure answer below big's cost.
+		{"over the budget at every weight: not reached", 5, true, false},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			op, err := chooseOperatingPoint(operatingSet(tc.valMath, nil), ReplayOptions{}, KNNName)
+			op, err := chooseOperatingPoint(familySet(tc.easy, nil), ReplayOptions{}, MFName)
 			if err != nil {
 				t.Fatal(err)
 			}
-			if !op.Reached || (op.ValidationCost > 0.1) != tc.mathOnBig || tc.mathOnBig == (op.Weight == 1) {
-				t.Fatalf("operating point %+v, want math on big: %v", op, tc.mathOnBig)
+			if op.Reached != tc.reached || (op.CVAccuracy == 1) != tc.hardOnBig || (op.CVShareHigh <= OperatingBudget) != tc.reached {
+				t.Fatalf("operating point %+v, want hard families on big: %v", op, tc.hardOnBig)
 			}
 		})
 	}
 }
 
 func TestEvalOperatingPointReadsNoTestRow(t *testing.T) {
-	cheapFails := func(int) (float64, float64) { return 0, 1 }
 	var test []ReplayRow
 	for i := range 50 { // test rows on which cheap would be perfect
-		test = append(test, row("", fmt.Sprintf("integrate the polynomial x^%d derivative calculus", 5000+i), map[string]float64{"cheap": 1, "big": 0}))
+		test = append(test, row("", fmt.Sprintf("juliet juliet question number %d about juliet", 5000+i), map[string]float64{"cheap": 1, "big": 0}))
 	}
-	without, err := chooseOperatingPoint(operatingSet(cheapFails, nil), ReplayOptions{}, KNNName)
+	without, err := chooseOperatingPoint(familySet(8, nil), ReplayOptions{}, KNNName)
 	if err != nil {
 		t.Fatal(err)
 	}
-	with, err := chooseOperatingPoint(operatingSet(cheapFails, test), ReplayOptions{}, KNNName)
+	with, err := chooseOperatingPoint(familySet(8, test), ReplayOptions{}, KNNName)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if *with != *without {
 		t.Fatalf("test rows moved the operating point: %+v, without them %+v", with, without)
-	}
-}
-
-func TestEvalPairedGain(t *testing.T) {
-	mk := func(pairs ...[2]float64) *ReplaySet {
-		s := &ReplaySet{}
-		for i, p := range pairs {
-			s.Test = append(s.Test, row("", fmt.Sprint(i), map[string]float64{"r": p[0], "s": p[1]}))
-		}
-		return s
-	}
-	cases := []struct {
-		name     string
-		set      *ReplaySet
-		mean, se float64
-	}{
-		{"no rows", mk(), 0, 0},
-		{"equal scores have no spread", mk([2]float64{1, 1}, [2]float64{0, 0}), 0, 0},
-		{"a steady gain", mk([2]float64{1, 0}, [2]float64{1, 0}), 1, 0},
-		// differences 1, −1, 1, −1: mean 0, sample sd √(4/3), se √(4/3)/2
-		{"a noisy tie", mk([2]float64{1, 0}, [2]float64{0, 1}, [2]float64{1, 0}, [2]float64{0, 1}), 0, math.Sqrt(4.0/3) / 2},
-		// differences 1, 0: mean 0.5, sd √0.5, se 0.5
-		{"half the rows better", mk([2]float64{1, 0}, [2]float64{1, 1}), 0.5, 0.5},
-	}
-	for _, tc := range cases {
-		t.Run(tc.name, func(t *testing.T) {
-			mean, se := pairedGain(tc.set, func(ReplayRow) string { return "r" }, "s")
-			if math.Abs(mean-tc.mean) > 1e-12 || math.Abs(se-tc.se) > 1e-12 {
-				t.Fatalf("gain %v ± %v, want %v ± %v", mean, se, tc.mean, tc.se)
-			}
-		})
 	}
 }

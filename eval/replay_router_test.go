@@ -57,7 +57,10 @@ func TestEvalReplayRoutersFindTheKnownRouting(t *testing.T) {
 				s.CPT50 == nil || math.Abs(*s.CPT50-wantCPT) > 1e-9 {
 				t.Fatalf("summary %+v, want APGR %v and CPT50 %v", s, 1-ramp/2, wantCPT)
 			}
-			if op := s.Operating; op == nil || !op.Reached || op.Accuracy != 1 {
+			// Math on big costs 55% of big everywhere: over the budget at
+			// every weight, so the cheapest weight, which still routes
+			// perfectly, and not reached.
+			if op := s.Operating; op == nil || op.Reached || op.CVShareHigh <= OperatingBudget || op.Accuracy != 1 {
 				t.Fatalf("operating point %+v", s.Operating)
 			}
 		})

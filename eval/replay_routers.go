@@ -34,9 +34,17 @@ func routerSweep(set *ReplaySet, opts ReplayOptions, name string) []ReplayPolicy
 		weights = DefaultCostWeights
 	}
 	out := make([]ReplayPolicy, len(weights))
+	scale := costScale(set)
 	for i, w := range weights {
 		out[i] = knnPolicy{router: name, set: set, models: set.Models, cache: cache,
-			weights: policies.UtilityWeights{Cost: w, Latency: opts.Latency}}
+			weights: routerWeights(w, opts.Latency, scale)}
 	}
 	return out
+}
+
+// routerWeights are a replay router's utility weights: cost weight w
+// against cost divided by scale (costScale of the train rows), latency
+// against the slowest candidate's.
+func routerWeights(w, latency, scale float64) policies.UtilityWeights {
+	return policies.UtilityWeights{Cost: w, Latency: latency, CostScale: scale}
 }

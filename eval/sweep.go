@@ -22,7 +22,7 @@ type SweepSummary struct {
 	Saving   float64 `json:"saving,omitempty"`
 	// Gain is the best sweep accuracy at no more than BestCost, minus BestAcc.
 	Gain float64 `json:"gain"`
-	// Operating is the setting chosen on validation rows (OperatingRule).
+	// Operating is the setting chosen on the train split (OperatingRule).
 	Operating *OperatingPoint `json:"operating_point,omitempty"`
 	// The fixed-grid measures (see AIQNote): Strong is the strongest model
 	// (best on train), Weak the cheapest; Hull is the upper convex hull of

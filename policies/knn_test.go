@@ -62,6 +62,12 @@ func TestKNNChooseByUtility(t *testing.T) {
 		// large: 1 − 0.5 = 0.5; small: 0.8 − 0.5 × 9/15 = 0.5; tie → cheaper.
 		{"latency tie goes to the cheaper", []policies.KNNCandidate{small, large}, policies.UtilityWeights{Latency: 0.5}, "small"},
 		{"allow-list without the stronger", []policies.KNNCandidate{small}, policies.UtilityWeights{}, "small"},
+		// A fixed scale ten times this question's dearest: large 1 − 0.5 ×
+		// 0.09 = 0.955, small 0.8 − 0.5 × 0.01 = 0.795.
+		{"a cheap question under a fixed cost scale keeps the stronger", []policies.KNNCandidate{small, large}, policies.UtilityWeights{Cost: 0.5, CostScale: 9}, "large"},
+		// A scale below this question's dearest: large 1 − 0.5 × 2 = 0,
+		// small 0.8 − 0.5 × 0.222 ≈ 0.689.
+		{"a dear question under a fixed cost scale goes cheaper", []policies.KNNCandidate{small, large}, policies.UtilityWeights{Cost: 0.5, CostScale: 0.45}, "small"},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {

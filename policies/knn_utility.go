@@ -14,6 +14,13 @@ type KNNCandidate struct {
 type UtilityWeights struct {
 	Cost    float64
 	Latency float64
+	// CostScale, when positive, is what a candidate's cost is divided by
+	// instead of the largest cost among the candidates offered: one scale
+	// for every question (say, the mean largest cost over past questions)
+	// trades success for absolute cost, so a long, dear question goes to a
+	// cheaper model sooner than a short one. Per-question normalisation
+	// charges both alike.
+	CostScale float64
 }
 
 // KNNChoice is a picked candidate with how it scored.
@@ -24,7 +31,8 @@ type KNNChoice struct {
 }
 
 // Choose picks the candidate with the highest utility: predicted success
-// minus Cost·cost/maxCost minus Latency·latency/maxLatency. Only the given
+// minus Cost·cost/maxCost (or cost/CostScale) minus
+// Latency·latency/maxLatency. Only the given
 // candidates are considered (the caller passes the allow-list: privacy and
 // "off" models are never in it). Ties go to the cheaper candidate, then to
 // the earlier one. ok is false when no candidate has a prediction.
@@ -44,6 +52,9 @@ func ChooseByUtility(pred map[string]float64, cands []KNNCandidate, w UtilityWei
 	for _, c := range cands {
 		maxCost = max(maxCost, c.Cost)
 		maxLatency = max(maxLatency, c.Latency)
+	}
+	if w.CostScale > 0 {
+		maxCost = w.CostScale
 	}
 	var best KNNChoice
 	bestCost := 0.0

@@ -24,6 +24,13 @@ const (
 // (docs/replay-format.md gives the figures).
 var DefaultMFOptions = MFOptions{}
 
+// DefaultTaskPriorOptions are the family prior's settings inside the mf
+// router: balanced, so a family rare in training is not discounted on a
+// question that may come from a different mix (five-fold cross-validation
+// on the routing set's train split, families weighed equally, favoured it;
+// docs/replay-format.md).
+var DefaultTaskPriorOptions = TaskPriorOptions{Balanced: true}
+
 // TrainMFRouter is the mf router trained on examples. When every example
 // records its task family, it is the TaskPrior: each model's mean score per
 // family, weighed by a calibrated MF classifier's probability that the
@@ -34,7 +41,7 @@ var DefaultMFOptions = MFOptions{}
 // Cross-validation on the routing set's train split chose both
 // (docs/replay-format.md).
 func TrainMFRouter(examples []KNNExample, opts MFOptions, k int) Router {
-	if p, ok := TrainTaskPrior(examples, TaskPriorOptions{}); ok {
+	if p, ok := TrainTaskPrior(examples, DefaultTaskPriorOptions); ok {
 		return p
 	}
 	return &Blend{Routers: []Router{TrainMF(examples, opts), TrainKNN(examples, k)}}
@@ -73,7 +80,7 @@ func LoadMFRouter(path string) (Router, error) {
 		return nil, err
 	}
 	var r Router
-	if p, ok := TrainTaskPrior(examples, TaskPriorOptions{}); ok {
+	if p, ok := TrainTaskPrior(examples, DefaultTaskPriorOptions); ok {
 		r = p
 	} else {
 		r = &Blend{Routers: []Router{TrainMF(examples, DefaultMFOptions), knn}}

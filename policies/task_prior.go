@@ -27,6 +27,9 @@ type TaskPrior struct {
 	means      [][]float64 // per task, per model; NaN: no model score at all
 	models     []string    // sorted
 	examples   int
+	// prior is each family's share of the training examples when
+	// TaskPriorOptions.Balanced divides it out of P(t | x); nil otherwise.
+	prior []float64
 }
 
 var _ Router = (*TaskPrior)(nil)
@@ -39,6 +42,9 @@ type TaskPriorOptions struct {
 	// Classifier are the task classifier's settings; zero fields take
 	// DefaultTaskClassifier's.
 	Classifier MFOptions
+	// Balanced divides each family's training share out of P(t | x)
+	// before normalising: the families' posterior under an even mix.
+	Balanced bool
 }
 
 // DefaultTaskClassifier are the task classifier's settings: per-family
@@ -78,13 +84,20 @@ func TrainTaskPrior(examples []KNNExample, opts TaskPriorOptions) (*TaskPrior, b
 		smoothing = 5
 	}
 	models := scoredModels(examples)
-	return &TaskPrior{
+	p := &TaskPrior{
 		classifier: TrainMF(oneHot, copts),
 		tasks:      tasks,
 		means:      taskMeans(scoreLabels(examples, models), labels, len(tasks), smoothing),
 		models:     models,
 		examples:   len(examples),
-	}, true
+	}
+	if opts.Balanced {
+		p.prior = make([]float64, len(tasks))
+		for _, l := range labels {
+			p.prior[l] += 1 / float64(len(labels))
+		}
+	}
+	return p, true
 }
 
 // taskLabels are the sorted distinct families and each example's index
@@ -132,6 +145,9 @@ func (p *TaskPrior) Families(question string) []float64 {
 	tot := 0.0
 	for t, name := range p.tasks {
 		share[t] = pred[name]
+		if p.prior != nil {
+			share[t] /= p.prior[t]
+		}
 		tot += share[t]
 	}
 	for t := range share {

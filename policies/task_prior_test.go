@@ -136,3 +136,36 @@ func TestMFPolicyReadsFamiliesFromTheTrainingFile(t *testing.T) {
 		t.Fatalf("router %T, want the task prior", r)
 	}
 }
+
+func TestTaskPriorBalancedDividesOutTheTrainingMix(t *testing.T) {
+	// geo is three times as common as proof in training.
+	var pool []policies.KNNExample
+	for _, ex := range taskPool(40, true) {
+		pool = append(pool, ex)
+		if ex.Task == "geo" {
+			for j := range 2 {
+				pool = append(pool, policies.KNNExample{Question: fmt.Sprintf("%s variant %d", ex.Question, j), Task: "geo", Scores: ex.Scores})
+			}
+		}
+	}
+	plain, _ := policies.TrainTaskPrior(pool, policies.TaskPriorOptions{})
+	even, _ := policies.TrainTaskPrior(pool, policies.TaskPriorOptions{Balanced: true})
+	cases := []struct{ name, question string }{
+		{"a geography question", "what is the capital city of chile"},
+		{"a proof question", "prove the theorem about prime gaps again"},
+		{"a question with words of both", "prove the capital city theorem"},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			p, e := plain.Families(tc.question), even.Families(tc.question)
+			// geo's share 3/4, proof's 1/4: dividing them out triples
+			// proof's odds against geo.
+			if got, want := e[1]/e[0], 3*p[1]/p[0]; math.Abs(got-want) > 1e-9*want {
+				t.Fatalf("balanced odds proof:geo %.6g, want three times %.6g", got, p[1]/p[0])
+			}
+			if math.Abs(e[0]+e[1]-1) > 1e-12 {
+				t.Fatalf("balanced shares %v do not sum to one", e)
+			}
+		})
+	}
+}

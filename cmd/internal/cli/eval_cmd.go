@@ -61,10 +61,12 @@ also appear in train dropped. A row missing a score for some candidate is
 refused unless --drop-incomplete. Policies: singles (every fixed:MODEL),
 cheapest, strongest (best on train), random, oracle, per-task-best, and the
 learned routers knn, lr (per-model logistic regression), blend (their
-mean) and mf (a calibrated matrix-factorisation predictor averaged with
-knn), trained on the train split and swept over --cost-weights. Each
+mean) and mf (per-family mean scores weighed by a task classifier, or a
+calibrated matrix-factorisation predictor averaged with knn when no family
+is recorded), trained on the train split and swept over --cost-weights. Each
 router's AIQ, APGR and CPT(50%) are measured on a fixed grid of weights,
-and its operating point is chosen on validation rows held out of train.
+and its operating point is chosen on the train split routed out of fold:
+the most accurate weight within half the strongest model's cost.
 --split validation scores on those rows instead (the test split is then
 not read at all): choose settings there. Costs not recorded use a token
 proxy; latency not recorded is modelled from model size (never for a model
