@@ -30,7 +30,7 @@ const DefaultBridgeIdle = 5 * time.Minute
 // client's requests: its downstream call, the requests the downstream is
 // waiting on, and its result once it has one.
 type exchange struct {
-	token    string
+	token    string // its key in bridges.parked, guarded by bridges.mu
 	tool     string
 	hubToken string             // the progress token sent downstream, "" without one
 	cancel   context.CancelFunc // ends the downstream call
@@ -116,12 +116,21 @@ func (b *bridges) resume(token, tool string) (*exchange, error) {
 }
 
 // park releases the exchange until the client's retry, cancelling it when
-// none comes within the idle time.
-func (b *bridges) park(ex *exchange) {
+// none comes within the idle time, and returns the requestState the retry
+// must carry. Each round gets a new one: a state already used, or one
+// from an earlier round, names nothing.
+func (b *bridges) park(ex *exchange) string {
+	token := newStateToken()
+	b.mu.Lock()
+	delete(b.parked, ex.token)
+	ex.token = token
+	b.parked[token] = ex
+	b.mu.Unlock()
 	ex.mu.Lock()
 	defer ex.mu.Unlock()
 	ex.busy = false
 	ex.idle = time.AfterFunc(b.idle, func() { b.close(ex) })
+	return token
 }
 
 // close ends the exchange and forgets it; the downstream call, if still

@@ -30,7 +30,7 @@ func TestExchangeRounds(t *testing.T) {
 	}()
 
 	first := mustInput(t, ex)
-	b.park(ex)
+	state := b.park(ex)
 	steps := []struct {
 		name      string
 		responses mcpgo.InputResponses
@@ -42,11 +42,11 @@ func TestExchangeRounds(t *testing.T) {
 	}
 	for _, step := range steps {
 		t.Run(step.name, func(t *testing.T) {
-			resumed, err := b.resume(ex.token, "srv__tool")
+			resumed, err := b.resume(state, "srv__tool")
 			if err != nil {
 				t.Fatal(err)
 			}
-			if _, err := b.resume(ex.token, "srv__tool"); !errors.Is(err, errBusyState) {
+			if _, err := b.resume(state, "srv__tool"); !errors.Is(err, errBusyState) {
 				t.Fatalf("a second resume at once: %v, want errBusyState", err)
 			}
 			resumed.answer(step.responses)
@@ -59,10 +59,14 @@ func TestExchangeRounds(t *testing.T) {
 			if again := mustInput(t, resumed); again != first {
 				t.Fatalf("asked %q, want %q again", again, first)
 			}
-			b.park(resumed)
+			previous := state
+			state = b.park(resumed)
+			if _, err := b.resume(previous, "srv__tool"); !errors.Is(err, errUnknownState) {
+				t.Fatalf("resume with the last round's state: %v, want errUnknownState", err)
+			}
 		})
 	}
-	if _, err := b.resume(ex.token, "other__tool"); !errors.Is(err, errUnknownState) {
+	if _, err := b.resume(state, "other__tool"); !errors.Is(err, errUnknownState) {
 		t.Fatalf("resume for another tool: %v, want errUnknownState", err)
 	}
 	ex.finish(mcpgo.NewToolResultText("done"))

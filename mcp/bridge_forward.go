@@ -79,11 +79,11 @@ func (s *Server) bridgeRound(ctx context.Context, ex *exchange, server string, t
 		s.bridges.close(ex)
 		return out.res
 	}
-	s.bridges.park(ex)
+	state := s.bridges.park(ex)
 	s.log.Debug("a downstream asks a 2026-07-28 client for input", "tool", ex.tool, "requests", inputIDs(out.input))
 	return &mcpgo.CallToolResult{
 		Result:               mcpgo.Result{ResultType: mcpgo.ResultTypeInputRequired},
-		MultiRoundTripResult: mcpgo.MultiRoundTripResult{InputRequests: out.input, RequestState: ex.token},
+		MultiRoundTripResult: mcpgo.MultiRoundTripResult{InputRequests: out.input, RequestState: state},
 	}
 }
 

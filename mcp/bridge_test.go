@@ -238,9 +238,17 @@ func TestInputRequiredRoundTripOnTheWire(t *testing.T) {
 		if method != a.method {
 			t.Fatalf("round %d asks %s, want %s", i, method, a.method)
 		}
-		round = modernCall(t, url, `,"requestState":"`+round.Result.RequestState+`","inputResponses":{"`+id+`":`+a.answer+`}`)
+		previous := round.Result.RequestState
+		round = modernCall(t, url, `,"requestState":"`+previous+`","inputResponses":{"`+id+`":`+a.answer+`}`)
 		if i < len(answers)-1 {
 			id, method = onlyRequest(t, round)
+			if round.Result.RequestState == previous {
+				t.Fatalf("round %d kept the requestState of the round before", i+1)
+			}
+			replay := modernCall(t, url, `,"requestState":"`+previous+`","inputResponses":{"`+id+`":`+a.answer+`}`)
+			if !replay.Result.IsError {
+				t.Fatalf("replaying round %d's state got %+v, want an error", i, replay.Result)
+			}
 		}
 	}
 	if round.Result.ResultType == string(mcpgo.ResultTypeInputRequired) || len(round.Result.Content) == 0 ||
