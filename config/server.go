@@ -14,7 +14,7 @@ import (
 var serverKeys = []string{
 	"type", "command", "args", "env", "cwd", "url", "headers",
 	"oauth", "locality", "enabled", "disabledTools", "timeout", "costPerCall", "unprefixed",
-	"clientRoots",
+	"clientRoots", "protocol",
 }
 
 // keyHints name the toolhub key for keys other clients or older notes use.
@@ -108,6 +108,8 @@ func (r *serverReader) field(m member) {
 		s.Unprefixed = d.boolean(m.value, what)
 	case "clientRoots":
 		s.ClientRoots = d.boolean(m.value, what)
+	case "protocol":
+		s.Protocol, _ = d.str(m.value, what)
 	default:
 		r.otherKey(m)
 	}

@@ -100,6 +100,7 @@ func specOf(l *problemList, name string, s Server, lk Lookup) hub.ServerSpec {
 		CostPerCall:   s.CostPerCall,
 		Unprefixed:    s.Unprefixed,
 		ClientRoots:   s.ClientRoots,
+		Protocol:      hub.Protocol(s.Protocol),
 	}
 }
 

@@ -109,6 +109,9 @@ func (r *serverReader) validateToolhubKeys() {
 	if s.Locality != "" && s.Locality != LocalityLocal && s.Locality != LocalityRemote {
 		r.d.at(r.valueAt["locality"], `%s: want "local" or "remote", got %q`, r.what("locality"), clip(s.Locality))
 	}
+	if s.Protocol != "" && s.Protocol != "auto" && s.Protocol != protocolLegacy {
+		r.d.at(r.valueAt["protocol"], `%s: want "auto" or %q, got %q`, r.what("protocol"), protocolLegacy, clip(s.Protocol))
+	}
 	if s.CostPerCall < 0 {
 		r.d.at(r.valueAt["costPerCall"], "%s: want a cost in USD >= 0, got %v", r.what("costPerCall"), s.CostPerCall)
 	}
@@ -130,3 +133,7 @@ func urlPath(raw string) string {
 	}
 	return u.Path
 }
+
+// protocolLegacy is the "protocol" value that keeps a server on the
+// initialize handshake (hub.ProtocolLegacy).
+const protocolLegacy = "2025-11-25"

@@ -65,7 +65,13 @@ func (d *downstream) call(ctx context.Context, tool string, args json.RawMessage
 	leave := d.calls.enter(callCtx)
 	defer leave()
 
-	result, err := conn.request(callCtx, "tools/call", toolCallParams(tool, args, meta))
+	var result json.RawMessage
+	var err error
+	if conn.era.modern {
+		result, err = d.callWithInput(callCtx, conn, toolCallParams(tool, args, meta))
+	} else {
+		result, err = conn.request(callCtx, "tools/call", toolCallParams(tool, args, meta))
+	}
 	if err == nil {
 		if f, ok := conn.raw.(flusher); ok {
 			f.Flush(callCtx) // the call's progress and logs go on before its result

@@ -28,6 +28,9 @@ type connection struct {
 	client *mcpclient.Client
 	raw    transport.Interface
 	child  *proc.Child // stdio only
+	// era is the protocol the handshake settled on, set before any
+	// request but the handshake's own.
+	era era
 	// rawWatchesContext is set when raw itself returns as soon as the
 	// request's context ends (stdio), so send needs no goroutine of its own.
 	rawWatchesContext bool
@@ -131,6 +134,10 @@ func (c *connection) close(grace time.Duration) {
 // result unchanged. A result over the size limit is a *ResultTooLargeError;
 // a JSON-RPC error from the server is returned wrapped.
 func (c *connection) request(ctx context.Context, method string, params any) (json.RawMessage, error) {
+	params, err := c.era.withEraMeta(params)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", method, err)
+	}
 	id := fmt.Sprintf("toolhub-%d", c.ids.Add(1))
 	limit := &responseLimit{max: c.limit}
 	ctx = withResponseLimit(ctx, limit)

@@ -23,11 +23,11 @@ func (d *downstream) connect(ctx context.Context) (*connection, []RawTool, error
 	if err := d.openTransport(conn); err != nil {
 		return conn, nil, err
 	}
-	conn.client = mcpclient.NewClient(conn.raw,
-		// The legacy handshake keeps list_changed as a plain notification
-		// and needs no per-request _meta on the raw requests below.
-		mcpclient.WithProtocolVersion(mcpgo.LATEST_LEGACY_PROTOCOL_VERSION),
-		mcpclient.WithClientCapabilities(downstreamClientCapabilities()))
+	opts := []mcpclient.ClientOption{mcpclient.WithClientCapabilities(downstreamClientCapabilities())}
+	if !d.probesModern() {
+		opts = append(opts, mcpclient.WithProtocolVersion(mcpgo.LATEST_LEGACY_PROTOCOL_VERSION))
+	}
+	conn.client = mcpclient.NewClient(conn.raw, opts...)
 	conn.client.OnNotification(d.notificationHandler(conn))
 	conn.client.OnConnectionLost(func(err error) {
 		conn.markBroken(fmt.Errorf("connection lost: %w", err))
@@ -49,6 +49,10 @@ func (d *downstream) connect(ctx context.Context) (*connection, []RawTool, error
 	if _, err := conn.client.Initialize(hctx, d.initializeRequest()); err != nil {
 		return conn, nil, d.handshakeError(conn, "initialize", err)
 	}
+	conn.era = d.negotiatedEra(conn)
+	if conn.era.modern {
+		d.listen(ctx, conn) // list changes come on a stream of their own
+	}
 	tools, err := listTools(hctx, conn)
 	if err != nil {
 		return conn, nil, d.handshakeError(conn, "list tools", err)
@@ -58,7 +62,9 @@ func (d *downstream) connect(ctx context.Context) (*connection, []RawTool, error
 
 func (d *downstream) initializeRequest() mcpgo.InitializeRequest {
 	var req mcpgo.InitializeRequest
-	req.Params.ProtocolVersion = mcpgo.LATEST_LEGACY_PROTOCOL_VERSION
+	if !d.probesModern() {
+		req.Params.ProtocolVersion = mcpgo.LATEST_LEGACY_PROTOCOL_VERSION
+	}
 	req.Params.ClientInfo = d.opts.ClientInfo
 	return req
 }

@@ -65,11 +65,22 @@ type ServerSpec struct {
 	// anyway once the server asks for roots.
 	ClientRoots bool
 
+	// Protocol is the MCP protocol asked of a stdio server: "" tries
+	// 2026-07-28 (server/discover) first and falls back to the initialize
+	// handshake; ProtocolLegacy keeps to the handshake.
+	Protocol Protocol
+
 	Locality      Locality
 	DisabledTools []string      // downstream tool names never put in the catalog
 	Timeout       time.Duration // per call; zero means the hub's default
 	CostPerCall   float64       // USD
 }
+
+// Protocol names the MCP protocol a server is spoken to in.
+type Protocol string
+
+// ProtocolLegacy keeps a server on the initialize handshake (2025-11-25).
+const ProtocolLegacy Protocol = "2025-11-25"
 
 // OAuthSpec is what the config says about an http server's OAuth sign-in.
 // Every field is optional.

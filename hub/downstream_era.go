@@ -1,0 +1,187 @@
+package hub
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+
+	mcpgo "github.com/mark3labs/mcp-go/mcp"
+)
+
+// A stdio server is asked with server/discover whether it speaks protocol
+// 2026-07-28 (mcp-go's Initialize probes, and falls back to the initialize
+// handshake when the server does not answer it). On such a connection every
+// request carries the protocol version, the hub's identity and its
+// capabilities in _meta, list changes arrive on a subscriptions/listen
+// stream, and a tool that needs the client's input answers with an
+// InputRequiredResult, which the hub fulfils through the calling client and
+// retries. Streamable HTTP and SSE servers keep the handshake: the hub
+// holds a standing stream open to them, which only the older protocol has.
+
+// maxInputRounds bounds how often one call is retried with input.
+const maxInputRounds = 10
+
+// era is the protocol a connection negotiated.
+type era struct {
+	version string
+	modern  bool
+	meta    map[string]any // the _meta every request of a modern connection carries
+}
+
+// negotiatedEra reads what the handshake settled on.
+func (d *downstream) negotiatedEra(conn *connection) era {
+	v := conn.client.ProtocolVersion()
+	if !mcpgo.IsModernProtocol(v) {
+		return era{version: v}
+	}
+	return era{version: v, modern: true, meta: map[string]any{
+		mcpgo.MetaKeyProtocolVersion:    v,
+		mcpgo.MetaKeyClientInfo:         d.opts.ClientInfo,
+		mcpgo.MetaKeyClientCapabilities: downstreamClientCapabilities(),
+	}}
+}
+
+// probesModern reports whether connecting to the server tries 2026-07-28
+// first.
+func (d *downstream) probesModern() bool {
+	switch d.spec.Transport {
+	case TransportStdio, "":
+		return d.spec.Protocol != ProtocolLegacy
+	}
+	return false
+}
+
+// withEraMeta adds the modern connection's _meta to params, keeping the
+// request's own _meta entries (a progress token). Legacy params pass
+// unchanged.
+func (e era) withEraMeta(params any) (any, error) {
+	if !e.modern {
+		return params, nil
+	}
+	raw, err := json.Marshal(params)
+	if err != nil {
+		return nil, fmt.Errorf("encode params: %w", err)
+	}
+	fields := map[string]json.RawMessage{}
+	if string(raw) != "null" {
+		if err := json.Unmarshal(raw, &fields); err != nil {
+			return nil, fmt.Errorf("params are not an object: %w", err)
+		}
+	}
+	meta := make(map[string]any, len(e.meta)+1)
+	if own, ok := fields["_meta"]; ok {
+		var m map[string]any
+		if err := json.Unmarshal(own, &m); err == nil {
+			for k, v := range m {
+				meta[k] = v
+			}
+		}
+	}
+	for k, v := range e.meta {
+		meta[k] = v
+	}
+	encoded, err := json.Marshal(meta)
+	if err != nil {
+		return nil, fmt.Errorf("encode _meta: %w", err)
+	}
+	fields["_meta"] = encoded
+	return fields, nil
+}
+
+// inputRequired is the part of a result that asks for the client's input.
+type inputRequired struct {
+	ResultType    string                     `json:"resultType"`
+	InputRequests map[string]json.RawMessage `json:"inputRequests"`
+	RequestState  string                     `json:"requestState"`
+}
+
+// needsInput reports whether a modern server's result asks for input.
+func needsInput(result json.RawMessage) (inputRequired, bool) {
+	var ir inputRequired
+	if err := json.Unmarshal(result, &ir); err != nil || ir.ResultType != string(mcpgo.ResultTypeInputRequired) {
+		return inputRequired{}, false
+	}
+	return ir, true
+}
+
+// fulfil answers each input request through the calling client, as a
+// server-initiated request of the older protocol would be answered.
+func (d *downstream) fulfil(ctx context.Context, requests map[string]json.RawMessage) (map[string]json.RawMessage, error) {
+	responses := make(map[string]json.RawMessage, len(requests))
+	for id, raw := range requests {
+		var req struct {
+			Method string          `json:"method"`
+			Params json.RawMessage `json:"params"`
+		}
+		if err := json.Unmarshal(raw, &req); err != nil {
+			return nil, fmt.Errorf("input request %q: %w", id, err)
+		}
+		params := req.Params
+		if len(params) == 0 {
+			params = json.RawMessage(`{}`)
+		}
+		answer, err := d.answerServerRequest(ctx, req.Method, params)
+		if err != nil {
+			return nil, fmt.Errorf("input request %q (%s): %w", id, req.Method, err)
+		}
+		responses[id] = answer
+	}
+	return responses, nil
+}
+
+// callWithInput makes a tools/call on a modern connection and, while the
+// server asks for input, fulfils it and retries with the answers and the
+// server's requestState. A failure to get the input ends the call with an
+// isError result naming it: the server's question went unanswered, which
+// the caller sees as the tool's outcome.
+func (d *downstream) callWithInput(ctx context.Context, conn *connection, params map[string]any) (json.RawMessage, error) {
+	for round := 0; ; round++ {
+		result, err := conn.request(ctx, "tools/call", params)
+		if err != nil {
+			return nil, err
+		}
+		ir, ok := needsInput(result)
+		if !ok {
+			return result, nil
+		}
+		if round >= maxInputRounds {
+			return unansweredResult(fmt.Errorf("server %s asked for input more than %d times", d.spec.Name, maxInputRounds))
+		}
+		responses, err := d.fulfil(ctx, ir.InputRequests)
+		if err != nil {
+			return unansweredResult(err)
+		}
+		params["inputResponses"] = responses
+		if ir.RequestState != "" {
+			params["requestState"] = ir.RequestState
+		} else {
+			delete(params, "requestState")
+		}
+	}
+}
+
+// unansweredResult is the isError result of a call whose input could not
+// be had.
+func unansweredResult(err error) (json.RawMessage, error) {
+	return json.Marshal(mcpgo.NewToolResultError("the server needed input that could not be given: " + err.Error()))
+}
+
+// listen opens the modern connection's subscriptions/listen stream for
+// list changes; its notifications reach notificationHandler as on older
+// connections. It ends with the connection.
+func (d *downstream) listen(ctx context.Context, conn *connection) {
+	filter := mcpgo.SubscriptionFilter{ToolsListChanged: true, ResourcesListChanged: true, PromptsListChanged: true}
+	stop, err := conn.client.ListenAsync(ctx, filter, func(err error) {
+		d.log.Debug("subscriptions/listen ended", "err", err)
+	})
+	if err != nil {
+		d.log.Debug("subscriptions/listen not opened", "err", err)
+		return
+	}
+	conn.workers.Add(1)
+	go func() {
+		defer conn.workers.Done()
+		<-conn.done
+		stop()
+	}()
+}

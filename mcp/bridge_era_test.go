@@ -1,0 +1,60 @@
+package mcp
+
+import (
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	mcpclient "github.com/mark3labs/mcp-go/client"
+
+	"github.com/toolhub/toolhub/hub"
+	"github.com/toolhub/toolhub/internal/testenv"
+)
+
+// modernDownstream builds hub/testdata/modernserver (mcp-go over stdio,
+// speaking 2026-07-28) and returns its spec.
+func modernDownstream(t *testing.T) hub.ServerSpec {
+	t.Helper()
+	root := testenv.RepoRoot(t)
+	bin := filepath.Join(t.TempDir(), "modernserver")
+	cmd := exec.Command("go", "build", "-o", bin, "./hub/testdata/modernserver")
+	cmd.Dir = root
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("go build modernserver: %v\n%s", err, out)
+	}
+	return hub.ServerSpec{Name: "modern", Transport: hub.TransportStdio, Command: bin, Locality: hub.LocalityLocal}
+}
+
+// TestBridgeBothEras calls a 2026-07-28 downstream's tool that needs a
+// name, then a sample, from clients of both eras: a 2025-11-25 client is
+// sent elicitation/create and sampling/createMessage requests for its
+// InputRequiredResult; a 2026-07-28 client gets InputRequiredResults of
+// toolhub's own and retries. Both get the downstream's final result.
+func TestBridgeBothEras(t *testing.T) {
+	h := testHub(t, nil, modernDownstream(t))
+	url := serveHTTP(t, testServer(t, h, Options{}), HTTPOptions{}).URL()
+	cases := []struct {
+		name    string
+		connect func(a *answeringClient) *mcpclient.Client
+	}{
+		{"a 2025-11-25 client", func(a *answeringClient) *mcpclient.Client {
+			return connectAnswering(t, url, true, nil, mcpclient.WithSamplingHandler(a), mcpclient.WithElicitationHandler(a))
+		}},
+		{"a 2026-07-28 client", func(a *answeringClient) *mcpclient.Client {
+			return connectModern(t, url, mcpclient.WithSamplingHandler(a), mcpclient.WithElicitationHandler(a))
+		}},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			a := &answeringClient{name: "erin"}
+			got := resultText(callTool(t, tc.connect(a), "modern__confirm", map[string]any{}))
+			if want := "confirmed erin with sampled by erin"; got != want {
+				t.Fatalf("result %q, want %q", got, want)
+			}
+			if asked := a.questions(); len(asked) != 2 || asked[0] != "your name?" || !strings.HasPrefix(asked[1], "a word for erin") {
+				t.Fatalf("the client was asked %q", asked)
+			}
+		})
+	}
+}
