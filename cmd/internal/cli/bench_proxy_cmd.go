@@ -15,7 +15,7 @@ import (
 // Targets the proxy benchmark reports against.
 const (
 	targetInProcessCallsPerSec = 5000
-	targetIdleRSSMiB           = 40
+	targetIdleRSSMiB           = 20
 )
 
 func newBenchProxyCommand(g *globals) *cobra.Command {
