@@ -61,6 +61,7 @@ directory unless --everything names it.`,
 	}
 	f := cmd.Flags()
 	f.StringVar(&opts.Everything, "everything", "", "path of mcp-server-everything")
+	f.StringVar(&opts.Toolhub, "toolhub", "", "toolhub binary run as toolhub serve, to measure another build (default: this one)")
 	f.IntVar(&opts.Calls, "calls", 1000, "measured calls per path")
 	f.IntVar(&opts.Warmup, "warmup", 100, "unmeasured calls per path first")
 	f.IntVar(&opts.InProcessCalls, "inprocess-calls", 50_000, "calls in the in-process run")
