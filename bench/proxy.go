@@ -23,6 +23,17 @@ type ProxyOptions struct {
 	// (defaults 50,000 calls, 8 workers).
 	InProcessCalls   int
 	InProcessWorkers int
+	// Concurrency is how many callers share each path's client in the
+	// concurrent rounds (default 8; 1 leaves them out), Rounds how many
+	// rounds of Calls calls per path they run (default 5).
+	Concurrency int
+	Rounds      int
+	// CompareURL, when set, adds a fourth path: another MCP proxy's
+	// Streamable HTTP endpoint in front of the same server, called as
+	// CompareTool (default "echo") with CompareToken as bearer token if set.
+	CompareURL   string
+	CompareTool  string
+	CompareToken string
 }
 
 // PathReport is what one way of reaching the echo tool measured.
@@ -35,6 +46,8 @@ type PathReport struct {
 	HubCPUPerCall time.Duration `json:"hubCpuPerCall,omitempty"`
 	HubIdleRSS    int64         `json:"hubIdleRssBytes,omitempty"` // connected, before any call
 	HubRSS        int64         `json:"hubRssBytes,omitempty"`
+	// Concurrent is the same path with several callers at once.
+	Concurrent *ConcurrentReport `json:"concurrent,omitempty"`
 	// P50Ratio and P99Ratio compare with the direct path.
 	P50Ratio float64 `json:"p50Ratio"`
 	P99Ratio float64 `json:"p99Ratio"`
@@ -79,6 +92,15 @@ func RunProxy(ctx context.Context, opts ProxyOptions) (*ProxyReport, error) {
 	if rep.Paths, err = measurePaths(ctx, paths, opts); err != nil {
 		return nil, err
 	}
+	if opts.Concurrency > 1 {
+		conc, err := measureConcurrent(ctx, paths, opts)
+		if err != nil {
+			return nil, err
+		}
+		for i := range rep.Paths {
+			rep.Paths[i].Concurrent = &conc[i]
+		}
+	}
 	if rep.InProcess, err = RunInProcessEcho(ctx, opts.InProcessCalls, opts.InProcessWorkers); err != nil {
 		return nil, err
 	}
@@ -108,10 +130,20 @@ func proxyDefaults(o ProxyOptions) (ProxyOptions, error) {
 	if o.InProcessWorkers <= 0 {
 		o.InProcessWorkers = 8
 	}
+	if o.Concurrency <= 0 {
+		o.Concurrency = 8
+	}
+	if o.Rounds <= 0 {
+		o.Rounds = 5
+	}
+	if o.CompareTool == "" {
+		o.CompareTool = "echo"
+	}
 	return o, nil
 }
 
-// startPaths connects the three clients; the first is the direct one.
+// startPaths connects the three clients, and the compared proxy's when
+// there is one; the first is the direct one.
 func startPaths(ctx context.Context, opts ProxyOptions, config, dir string) ([]*proxyPath, error) {
 	var paths []*proxyPath
 	fail := func(err error) ([]*proxyPath, error) {
@@ -136,7 +168,15 @@ func startPaths(ctx context.Context, opts ProxyOptions, config, dir string) ([]*
 	if err != nil {
 		return fail(err)
 	}
-	return append(paths, viaHTTP), nil
+	paths = append(paths, viaHTTP)
+	if opts.CompareURL != "" {
+		other, err := connectHTTPPath(ctx, "compared (http)", opts.CompareTool, opts.CompareURL, opts.CompareToken)
+		if err != nil {
+			return fail(err)
+		}
+		paths = append(paths, other)
+	}
+	return paths, nil
 }
 
 // measurePaths interleaves the calls of every path and reports each.

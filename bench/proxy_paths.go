@@ -119,21 +119,36 @@ func startHTTPPath(ctx context.Context, name, tool, toolhub, config, dir string)
 		stopChild(cmd, group)
 		return nil, fmt.Errorf("%s: %w", name, err)
 	}
-	c, err := mcpclient.NewStreamableHttpClient(url, transport.WithHTTPHeaders(map[string]string{
-		"Authorization": "Bearer " + strings.TrimSpace(string(token)),
-	}))
+	p, err := connectHTTPPath(ctx, name, tool, url, strings.TrimSpace(string(token)))
+	if err != nil {
+		stopChild(cmd, group)
+		return nil, err
+	}
+	p.child, p.group, p.hub = cmd, group, true
+	return p, nil
+}
+
+// connectHTTPPath connects to a Streamable HTTP endpoint that is already
+// serving, with token as bearer token unless it is empty.
+func connectHTTPPath(ctx context.Context, name, tool, url, token string) (*proxyPath, error) {
+	headers := map[string]string{}
+	if token != "" {
+		headers["Authorization"] = "Bearer " + token
+	}
+	c, err := mcpclient.NewStreamableHttpClient(url, transport.WithHTTPHeaders(headers))
 	if err == nil {
 		err = c.Start(ctx)
 	}
-	p := &proxyPath{name: name, tool: tool, client: c, child: cmd, group: group, hub: true}
 	if err == nil {
 		err = initialize(ctx, c)
 	}
 	if err != nil {
-		stopChild(cmd, group)
+		if c != nil {
+			_ = c.Close()
+		}
 		return nil, fmt.Errorf("%s: %w", name, err)
 	}
-	return p, nil
+	return &proxyPath{name: name, tool: tool, client: c}, nil
 }
 
 // awaitEndpoint reads the child's stderr until it names its endpoint, then

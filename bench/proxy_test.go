@@ -31,6 +31,7 @@ func TestProxyMeasuresAllThreePaths(t *testing.T) {
 	}
 	rep, err := RunProxy(t.Context(), ProxyOptions{
 		Everything: everything, Toolhub: toolhub, Calls: 30, Warmup: 5, InProcessCalls: 300, InProcessWorkers: 2,
+		Concurrency: 3, Rounds: 2,
 	})
 	if err != nil {
 		t.Fatal(err)
@@ -41,6 +42,9 @@ func TestProxyMeasuresAllThreePaths(t *testing.T) {
 	for i, p := range rep.Paths {
 		if p.Latency.N != 30 || p.CallsPerSec <= 0 {
 			t.Errorf("%s: %d calls at %.0f/s, want 30", p.Name, p.Latency.N, p.CallsPerSec)
+		}
+		if c := p.Concurrent; c == nil || c.Callers != 3 || c.Latency.N != 60 || c.CallsPerSec <= 0 {
+			t.Errorf("%s: concurrent rounds %+v, want 3 callers and 60 calls", p.Name, c)
 		}
 		hub := i > 0
 		if hub != (p.HubRSS > 0 && p.HubIdleRSS > 0) {

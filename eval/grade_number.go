@@ -5,6 +5,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 )
 
 // Number is a parsed numeric answer: its value and unit ("" for none, "%"
@@ -16,9 +17,13 @@ type Number struct {
 
 // numberPattern matches one number with optional sign, currency, thousands
 // separators, decimals, exponent, and a trailing percent sign or unit word.
-var numberPattern = regexp.MustCompile(`^([-+−]?)\s*[$€£¥]?\s*([-+−]?)` +
-	`(\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d*)?|\.\d+)(?:[eE]([-+]?\d+))?` +
-	`(?:\s*/\s*(\d+))?\s*(%|[\p{L}°][\p{L}\p{N}°/²³]*(?:\s+[\p{L}][\p{L}\p{N}°/²³]*)?)?$`)
+// Both patterns compile on first use: their Unicode classes cost every
+// toolhub process a hundred kilobytes at start-up otherwise.
+var numberPattern = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`^([-+−]?)\s*[$€£¥]?\s*([-+−]?)` +
+		`(\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d*)?|\.\d+)(?:[eE]([-+]?\d+))?` +
+		`(?:\s*/\s*(\d+))?\s*(%|[\p{L}°][\p{L}\p{N}°/²³]*(?:\s+[\p{L}][\p{L}\p{N}°/²³]*)?)?$`)
+})
 
 // ParseNumber reads text as one number: "1,000", "$3.50", "50%", "3.0e2",
 // "-7", "1/2", "12 km". A trailing full stop is ignored. ok is false for
@@ -26,7 +31,7 @@ var numberPattern = regexp.MustCompile(`^([-+−]?)\s*[$€£¥]?\s*([-+−]?)` 
 func ParseNumber(text string) (Number, bool) {
 	s := strings.TrimSpace(text)
 	s = strings.TrimSuffix(s, ".")
-	m := numberPattern.FindStringSubmatch(s)
+	m := numberPattern().FindStringSubmatch(s)
 	if m == nil {
 		return Number{}, false
 	}
@@ -60,12 +65,14 @@ func ParseNumber(text string) (Number, bool) {
 func isMinus(sign string) bool { return sign == "-" || sign == "−" }
 
 // lastNumberPattern finds number-looking tokens inside prose.
-var lastNumberPattern = regexp.MustCompile(`[-−]?[$€£¥]?(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?(?:[eE][-+]?\d+)?%?`)
+var lastNumberPattern = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`[-−]?[$€£¥]?(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?(?:[eE][-+]?\d+)?%?`)
+})
 
 // LastNumber returns the last number written in text, for answers that
 // wrap the number in a sentence ("The total is 42.").
 func LastNumber(text string) (Number, bool) {
-	all := lastNumberPattern.FindAllString(text, -1)
+	all := lastNumberPattern().FindAllString(text, -1)
 	if len(all) == 0 {
 		return Number{}, false
 	}

@@ -4,16 +4,23 @@ import (
 	"fmt"
 	"html/template"
 	"io"
+	"sync"
 )
 
 // htmlPage is the self-contained report page: no script, no external asset.
-var htmlPage = template.Must(template.New("report").Funcs(template.FuncMap{
-	"pct":    func(v float64) string { return fmt.Sprintf("%.3f", v) },
-	"num":    func(v float64) string { return fmt.Sprintf("%.4f", v) },
-	"secs":   func(v float64) string { return fmt.Sprintf("%.2f", v) },
-	"mul100": func(v float64) float64 { return 100 * v },
-	"cost":   func(usd float64) float64 { return usd }, // replaced per report by the cost unit
-}).Parse(`<!DOCTYPE html>
+// It is parsed on first use, not when the package initialises: every
+// toolhub process links this package, and html/template's parse touches
+// pages of code and heap that "toolhub serve" would keep for nothing.
+var htmlPage = sync.OnceValue(parseHTMLPage)
+
+func parseHTMLPage() *template.Template {
+	return template.Must(template.New("report").Funcs(template.FuncMap{
+		"pct":    func(v float64) string { return fmt.Sprintf("%.3f", v) },
+		"num":    func(v float64) string { return fmt.Sprintf("%.4f", v) },
+		"secs":   func(v float64) string { return fmt.Sprintf("%.2f", v) },
+		"mul100": func(v float64) float64 { return 100 * v },
+		"cost":   func(usd float64) float64 { return usd }, // replaced per report by the cost unit
+	}).Parse(`<!DOCTYPE html>
 <html lang="en"><head><meta charset="utf-8"><title>toolhub {{.R.Kind}} eval</title>
 <style>
 body{font-family:system-ui,sans-serif;margin:2em;color:#222}
@@ -47,12 +54,13 @@ Fixed grid: AIQ {{pct .AIQ}}, APGR {{pct .APGR}} (strong <code>{{.Strong}}</code
 {{if .R.Command}}<p>Reproduce: <code>{{.R.Command}}</code></p>{{end}}
 </body></html>
 `))
+}
 
 // WriteHTML writes the report as one self-contained HTML page with the
 // accuracy-versus-cost chart inline as SVG.
 func (r *Report) WriteHTML(w io.Writer) error {
 	label, factor := r.CostScale()
-	page, err := htmlPage.Clone()
+	page, err := htmlPage().Clone()
 	if err != nil {
 		return fmt.Errorf("clone report template: %w", err)
 	}

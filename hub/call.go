@@ -143,3 +143,30 @@ func (h *Hub) DownServer(name string) (ServerStatus, bool) {
 	}
 	return ServerStatus{}, false
 }
+
+// AnyServerDown reports whether some server takes no calls now, as
+// DownServer would say of one of its tools. It reads states only, without
+// building statuses, so that a caller can ask it on every request before
+// looking for the tool's server.
+func (h *Hub) AnyServerDown() bool {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	for _, name := range h.order {
+		m := h.servers[name]
+		if m.ds == nil || m.disabled || m.ds.state() != StateReady {
+			return true
+		}
+	}
+	return false
+}
+
+// state is the server's state as Status reports it.
+func (d *downstream) state() ServerState {
+	d.mu.Lock()
+	st, running := d.status.State, d.running
+	d.mu.Unlock()
+	if !running && d.stopRequested() {
+		return StateStopped
+	}
+	return st
+}

@@ -88,19 +88,25 @@ func (d *downstream) callTimeout() time.Duration {
 	return d.opts.CallTimeout
 }
 
+// toolCallRequest is the params of a tools/call as sent downstream. A
+// struct, not a map: encoding/json writes it without sorting keys or
+// reflecting over map entries on every call.
+type toolCallRequest struct {
+	Name      string          `json:"name"`
+	Arguments json.RawMessage `json:"arguments"`
+	Meta      map[string]any  `json:"_meta,omitempty"`
+}
+
+// emptyArguments is sent for a call without arguments.
+var emptyArguments = json.RawMessage(`{}`)
+
 // toolCallParams builds tools/call params; arguments pass through as raw
 // JSON and _meta is sent only when given.
-func toolCallParams(tool string, args json.RawMessage, meta map[string]any) map[string]any {
-	params := map[string]any{"name": tool}
-	if len(args) > 0 {
-		params["arguments"] = args
-	} else {
-		params["arguments"] = map[string]any{}
+func toolCallParams(tool string, args json.RawMessage, meta map[string]any) *toolCallRequest {
+	if len(args) == 0 {
+		args = emptyArguments
 	}
-	if len(meta) > 0 {
-		params["_meta"] = meta
-	}
-	return params
+	return &toolCallRequest{Name: tool, Arguments: args, Meta: meta}
 }
 
 // callError classifies a failed call. Transport failures also mark the

@@ -11,9 +11,6 @@ import (
 	"strconv"
 	"time"
 
-	"github.com/openai/openai-go/v3"
-	"github.com/openai/openai-go/v3/option"
-
 	"github.com/toolhub/toolhub/hub"
 )
 
@@ -30,7 +27,9 @@ type ModelOptions struct {
 // Model is one endpoint with its client and measured latency.
 type Model struct {
 	endpoint ModelEndpoint
-	client   openai.Client
+	url      string // the chat completions URL
+	key      string // bearer token; empty sends none
+	http     *http.Client
 	timeout  time.Duration
 	stats    hub.ToolStats
 	roles    roleStats
@@ -102,15 +101,9 @@ func newModel(ep ModelEndpoint, opts ModelOptions) *Model {
 	if timeout <= 0 {
 		timeout = 10 * time.Minute
 	}
-	// Explicit base URL and key override openai-go's OPENAI_* environment
-	// defaults, so a local endpoint never receives the OpenAI key.
-	client := openai.NewClient(
-		option.WithBaseURL(ep.BaseURL),
-		option.WithAPIKey(key),
-		option.WithHTTPClient(httpClient),
-		option.WithMaxRetries(0),
-	)
-	return &Model{endpoint: ep, client: client, timeout: timeout}
+	// Only the endpoint's own key is sent (no OPENAI_* fallback), so a
+	// local endpoint never receives the OpenAI key.
+	return &Model{endpoint: ep, url: completionsURL(ep.BaseURL), key: key, http: httpClient, timeout: timeout}
 }
 
 // Endpoint returns the configuration.
@@ -133,9 +126,7 @@ func (m *Model) Complete(ctx context.Context, body []byte) (*ModelReply, error) 
 	callCtx, cancel := context.WithTimeout(ctx, m.timeout)
 	defer cancel()
 	start := time.Now()
-	var raw []byte
-	err := m.client.Post(callCtx, "chat/completions", nil, &raw,
-		option.WithRequestBody("application/json", body))
+	raw, err := m.post(callCtx, body)
 	elapsed := time.Since(start)
 	m.stats.Record(elapsed, err != nil)
 	if err != nil {
@@ -147,11 +138,11 @@ func (m *Model) Complete(ctx context.Context, body []byte) (*ModelReply, error) 
 }
 
 func (m *Model) wrapError(err error) error {
-	var apiErr *openai.Error
+	var apiErr *statusError
 	if errors.As(err, &apiErr) {
 		if apiErr.StatusCode == http.StatusServiceUnavailable {
 			return &ModelLoadingError{Model: m.endpoint.Name, URL: m.endpoint.BaseURL,
-				RetryAfter: retryAfter(apiErr.Response), Err: err}
+				RetryAfter: retryAfter(apiErr.Header), Err: err}
 		}
 		return fmt.Errorf("model %q: http %d: %w", m.endpoint.Name, apiErr.StatusCode, err)
 	}
@@ -164,11 +155,8 @@ func (m *Model) wrapError(err error) error {
 }
 
 // retryAfter reads a Retry-After of whole seconds; 0 when there is none.
-func retryAfter(resp *http.Response) time.Duration {
-	if resp == nil {
-		return 0
-	}
-	secs, err := strconv.Atoi(resp.Header.Get("Retry-After"))
+func retryAfter(h http.Header) time.Duration {
+	secs, err := strconv.Atoi(h.Get("Retry-After"))
 	if err != nil || secs <= 0 {
 		return 0
 	}

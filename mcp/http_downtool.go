@@ -36,21 +36,40 @@ func (s *Server) answerDownTools(next http.Handler) http.Handler {
 	})
 }
 
+// downCallProbe is what downToolCall reads of every request first: the
+// method and the tool's name, not the arguments.
+type downCallProbe struct {
+	ID     json.RawMessage `json:"id"`
+	Method string          `json:"method"`
+	Params struct {
+		Name string `json:"name"`
+	} `json:"params"`
+}
+
 // downToolCall reports whether body is one tools/call of a tool that is not
-// on the surface and whose server is down.
+// on the surface and whose server is down. Every tools/call passes here, so
+// the common case (a tool on the surface) costs one decode that keeps
+// nothing of the arguments; the call's parameters are decoded only for a
+// tool that is answered here.
 func (s *Server) downToolCall(body []byte) (any, *shortCallParams, bool) {
-	if !bytes.Contains(body, []byte(mcpgo.MethodToolsCall)) {
+	if !bytes.Contains(body, []byte(mcpgo.MethodToolsCall)) || !anyServerDown(s.cat) {
+		return nil, nil, false
+	}
+	var probe downCallProbe
+	if json.Unmarshal(body, &probe) != nil || probe.Method != string(mcpgo.MethodToolsCall) ||
+		len(probe.ID) == 0 || bytes.Equal(probe.ID, []byte("null")) {
+		return nil, nil, false
+	}
+	name := probe.Params.Name
+	if name == "" || ownTool(name) || s.mcp.GetTool(name) != nil || !ofDownServer(s.cat, name) {
 		return nil, nil, false
 	}
 	var env envelope
-	if json.Unmarshal(body, &env) != nil || env.Method != string(mcpgo.MethodToolsCall) || !env.hasID() {
+	if json.Unmarshal(body, &env) != nil {
 		return nil, nil, false
 	}
 	var p shortCallParams
 	if json.Unmarshal(env.Params, &p) != nil || p.Name == "" {
-		return nil, nil, false
-	}
-	if ownTool(p.Name) || s.mcp.GetTool(p.Name) != nil || !ofDownServer(s.cat, p.Name) {
 		return nil, nil, false
 	}
 	var id any

@@ -19,6 +19,19 @@ type downServerFinder interface {
 	DownServer(name string) (hub.ServerStatus, bool)
 }
 
+// anyDownFinder is the part of the hub that tells cheaply whether any
+// server is down.
+type anyDownFinder interface {
+	AnyServerDown() bool
+}
+
+// anyServerDown reports whether some server of cat may be down: true
+// when cat cannot tell.
+func anyServerDown(cat Catalog) bool {
+	f, ok := cat.(anyDownFinder)
+	return !ok || f.AnyServerDown()
+}
+
 // ofDownServer reports whether name is a tool of a server that is down, so
 // that its call is answered with the server's state rather than as a tool
 // that does not exist.

@@ -15,7 +15,8 @@ func newBenchCommand(g *globals) *cobra.Command {
 		Long: `Benchmarks that build the real components in process and drive them with real
 work. Each prints a human summary, or JSON with --json.`,
 	}
-	cmd.AddCommand(newBenchCatalogCommand(g), newBenchProxyCommand(g), newBenchRetrievalCommand(g), newBenchEpisodeCommand(g))
+	cmd.AddCommand(newBenchCatalogCommand(g), newBenchProxyCommand(g), newBenchIdleCommand(g), newBenchRetrievalCommand(g),
+		newBenchEpisodeCommand(g))
 	return cmd
 }
 

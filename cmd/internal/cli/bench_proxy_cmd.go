@@ -15,7 +15,7 @@ import (
 // Targets the proxy benchmark reports against.
 const (
 	targetInProcessCallsPerSec = 5000
-	targetIdleRSSMiB           = 40
+	targetIdleRSSMiB           = 20
 )
 
 func newBenchProxyCommand(g *globals) *cobra.Command {
@@ -30,8 +30,12 @@ MCP client talking to server-everything over stdio, the same through
 Every client makes the protocol 2025-11-25 handshake, as IDE clients do.
 Reports p50/p99 latency, calls/s, toolhub's CPU time per call (from
 /proc/<pid>/stat) and its resident memory, idle and after the run, with the
-ratios to the direct path. Then measures an in-process echo through the hub
-with concurrent callers (target ≥ 5,000 calls/s).
+ratios to the direct path. Then every path takes --rounds rounds of --calls
+calls from --concurrency callers at once on its client (rotating which path
+goes first), reported as p50/p99 and the median calls/s of the rounds.
+--compare-url adds another MCP proxy's Streamable HTTP endpoint, in front of
+the same server, to every run. Last, an in-process echo through the hub with
+concurrent callers (target ≥ 5,000 calls/s).
 
 server-everything is looked up in .tools/node_modules/.bin above the current
 directory unless --everything names it.`,
@@ -57,10 +61,16 @@ directory unless --everything names it.`,
 	}
 	f := cmd.Flags()
 	f.StringVar(&opts.Everything, "everything", "", "path of mcp-server-everything")
+	f.StringVar(&opts.Toolhub, "toolhub", "", "toolhub binary run as toolhub serve, to measure another build (default: this one)")
 	f.IntVar(&opts.Calls, "calls", 1000, "measured calls per path")
 	f.IntVar(&opts.Warmup, "warmup", 100, "unmeasured calls per path first")
 	f.IntVar(&opts.InProcessCalls, "inprocess-calls", 50_000, "calls in the in-process run")
 	f.IntVar(&opts.InProcessWorkers, "inprocess-workers", 8, "concurrent callers in the in-process run")
+	f.IntVar(&opts.Concurrency, "concurrency", 8, "callers at once in the concurrent rounds (1 leaves them out)")
+	f.IntVar(&opts.Rounds, "rounds", 5, "concurrent rounds")
+	f.StringVar(&opts.CompareURL, "compare-url", "", "Streamable HTTP endpoint of another proxy in front of server-everything, measured alongside")
+	f.StringVar(&opts.CompareTool, "compare-tool", "echo", "the echo tool's name at --compare-url")
+	f.StringVar(&opts.CompareToken, "compare-token", "", "bearer token for --compare-url")
 	f.BoolVar(&asJSON, "json", false, "print JSON")
 	return cmd
 }
@@ -94,6 +104,7 @@ func printProxyReport(w io.Writer, rep *bench.ProxyReport) {
 			fmt.Sprintf("%.2f", p.P50Ratio), fmt.Sprintf("%.2f", p.P99Ratio))
 	}
 	_ = t.flush()
+	printConcurrent(w, rep)
 	in := rep.InProcess
 	fmt.Fprintf(w, "\nin-process echo, %d workers on %d cores, %d calls (target ≥ %d calls/s):\n",
 		in.Workers, in.Cores, in.Calls, targetInProcessCallsPerSec)
@@ -108,6 +119,20 @@ func printProxyReport(w io.Writer, rep *bench.ProxyReport) {
 		}
 	}
 	fmt.Fprintln(w)
+}
+
+// printConcurrent prints the concurrent rounds, when they ran.
+func printConcurrent(w io.Writer, rep *bench.ProxyReport) {
+	if len(rep.Paths) == 0 || rep.Paths[0].Concurrent == nil {
+		return
+	}
+	fmt.Fprintf(w, "\n%d callers at once:\n", rep.Paths[0].Concurrent.Callers)
+	t := newTable(w, "PATH", "P50", "P99", "CALLS/S")
+	for _, p := range rep.Paths {
+		c := p.Concurrent
+		t.row(p.Name, humanDuration(c.Latency.P50), humanDuration(c.Latency.P99), fmt.Sprintf("%.0f", c.CallsPerSec))
+	}
+	_ = t.flush()
 }
 
 // mib prints a byte count in MiB, or "-" when not measured.

@@ -121,9 +121,10 @@ func (g *globals) serve(ctx context.Context, o serveOptions) error {
 	srv := d.MCP()
 	if o.httpAddr == "" {
 		g.logger().Info("serving MCP over stdio")
-		tuneForStdio(g.stdio.In, g.logger())
+		tuneThreads(g.stdio.In, "stdio", g.logger())
 		return srv.ServeStdio(ctx, g.stdio.In, g.stdio.Out)
 	}
+	tuneThreads(g.stdio.In, "http", g.logger())
 	return g.serveHTTP(ctx, srv, o)
 }
 
