@@ -95,6 +95,10 @@ type toolCallRequest struct {
 	Name      string          `json:"name"`
 	Arguments json.RawMessage `json:"arguments"`
 	Meta      map[string]any  `json:"_meta,omitempty"`
+	// The answers to a 2026-07-28 server's InputRequiredResult, on its
+	// retry (downstream_era.go).
+	InputResponses map[string]json.RawMessage `json:"inputResponses,omitempty"`
+	RequestState   string                     `json:"requestState,omitempty"`
 }
 
 // emptyArguments is sent for a call without arguments.

@@ -134,7 +134,7 @@ func (d *downstream) fulfil(ctx context.Context, requests map[string]json.RawMes
 // server's requestState. A failure to get the input ends the call with an
 // isError result naming it: the server's question went unanswered, which
 // the caller sees as the tool's outcome.
-func (d *downstream) callWithInput(ctx context.Context, conn *connection, params map[string]any) (json.RawMessage, error) {
+func (d *downstream) callWithInput(ctx context.Context, conn *connection, params *toolCallRequest) (json.RawMessage, error) {
 	for round := 0; ; round++ {
 		result, err := conn.request(ctx, "tools/call", params)
 		if err != nil {
@@ -151,12 +151,7 @@ func (d *downstream) callWithInput(ctx context.Context, conn *connection, params
 		if err != nil {
 			return unansweredResult(err)
 		}
-		params["inputResponses"] = responses
-		if ir.RequestState != "" {
-			params["requestState"] = ir.RequestState
-		} else {
-			delete(params, "requestState")
-		}
+		params.InputResponses, params.RequestState = responses, ir.RequestState
 	}
 }
 
