@@ -12,6 +12,10 @@ import (
 // maxErrorBody caps how much of a failed response an error quotes.
 const maxErrorBody = 512
 
+// maxReplyBytes caps a chat completion reply; a longer one is an error,
+// not a process out of memory.
+const maxReplyBytes = 64 << 20
+
 // statusError is a chat endpoint's answer outside 2xx.
 type statusError struct {
 	URL        string
@@ -48,9 +52,12 @@ func (m *Model) post(ctx context.Context, body []byte) ([]byte, error) {
 		return nil, err
 	}
 	defer resp.Body.Close()
-	raw, err := io.ReadAll(resp.Body)
+	raw, err := io.ReadAll(io.LimitReader(resp.Body, maxReplyBytes+1))
 	if err != nil {
 		return nil, fmt.Errorf("read the reply: %w", err)
+	}
+	if len(raw) > maxReplyBytes {
+		return nil, fmt.Errorf("the reply is over %d MiB", maxReplyBytes>>20)
 	}
 	if resp.StatusCode < 200 || resp.StatusCode > 299 {
 		quoted := bytes.TrimSpace(raw)
