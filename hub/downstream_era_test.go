@@ -2,10 +2,6 @@ package hub
 
 import (
 	"encoding/json"
-	"fmt"
-	"os"
-	"os/exec"
-	"path/filepath"
 	"strings"
 	"sync"
 	"testing"
@@ -14,36 +10,8 @@ import (
 	mcpgo "github.com/mark3labs/mcp-go/mcp"
 )
 
-var modernBuild struct {
-	once sync.Once
-	path string
-	err  error
-}
-
-// modernServerPath builds testdata/modernserver (mcp-go over stdio, both
-// protocol eras) once per test binary.
-func modernServerPath(t *testing.T) string {
-	t.Helper()
-	modernBuild.once.Do(func() {
-		dir, err := os.MkdirTemp("", "modernserver-")
-		if err != nil {
-			modernBuild.err = err
-			return
-		}
-		modernBuild.path = filepath.Join(dir, "modernserver")
-		cmd := exec.Command("go", "build", "-o", modernBuild.path, "./testdata/modernserver")
-		if out, err := cmd.CombinedOutput(); err != nil {
-			modernBuild.err = fmt.Errorf("go build modernserver: %w\n%s", err, out)
-		}
-	})
-	if modernBuild.err != nil {
-		t.Fatal(modernBuild.err)
-	}
-	return modernBuild.path
-}
-
 func modernSpec(t *testing.T, protocol Protocol) ServerSpec {
-	return ServerSpec{Name: "modern", Transport: TransportStdio, Command: modernServerPath(t),
+	return ServerSpec{Name: "modern", Transport: TransportStdio, Command: modernBuild.binary(t),
 		Locality: LocalityLocal, Protocol: protocol}
 }
 

@@ -30,33 +30,44 @@ func repoRoot(t testing.TB) string { return testenv.RepoRoot(t) }
 // -short the test is skipped; without .tools it fails.
 func npmBin(t *testing.T, name string) string { return testenv.NPMBin(t, name) }
 
-// faultyBuild is the faulty server, built once per test binary; TestMain
-// removes its directory.
-var faultyBuild struct {
+// testdataBuild is one server under testdata, built once per test binary;
+// TestMain removes its directory.
+type testdataBuild struct {
+	name string
 	once sync.Once
 	dir  string
 	path string
 	err  error
 }
 
-func faultyServerPath(t testing.TB) string {
+// fixtureBuilds are the servers built from testdata.
+var (
+	faultyBuild   = &testdataBuild{name: "faultyserver"}
+	modernBuild   = &testdataBuild{name: "modernserver"}
+	fixtureBuilds = []*testdataBuild{faultyBuild, modernBuild}
+)
+
+// binary builds ./testdata/<name> on first use and returns its path.
+func (b *testdataBuild) binary(t testing.TB) string {
 	t.Helper()
-	faultyBuild.once.Do(func() {
-		faultyBuild.dir, faultyBuild.err = os.MkdirTemp("", "faultyserver-")
-		if faultyBuild.err != nil {
+	b.once.Do(func() {
+		b.dir, b.err = os.MkdirTemp("", b.name+"-")
+		if b.err != nil {
 			return
 		}
-		faultyBuild.path = filepath.Join(faultyBuild.dir, "faultyserver")
-		cmd := exec.Command("go", "build", "-o", faultyBuild.path, "./testdata/faultyserver")
+		b.path = filepath.Join(b.dir, b.name)
+		cmd := exec.Command("go", "build", "-o", b.path, "./testdata/"+b.name)
 		if out, err := cmd.CombinedOutput(); err != nil {
-			faultyBuild.err = fmt.Errorf("go build faultyserver: %w\n%s", err, out)
+			b.err = fmt.Errorf("go build %s: %w\n%s", b.name, err, out)
 		}
 	})
-	if faultyBuild.err != nil {
-		t.Fatal(faultyBuild.err)
+	if b.err != nil {
+		t.Fatal(b.err)
 	}
-	return faultyBuild.path
+	return b.path
 }
+
+func faultyServerPath(t testing.TB) string { return faultyBuild.binary(t) }
 
 // faultySpec describes the faulty server in mode; it records its pids in the
 // returned file.

@@ -12,8 +12,10 @@ import (
 // supervised server, call or watcher leaves a goroutine behind.
 func TestMain(m *testing.M) {
 	code := m.Run()
-	if faultyBuild.dir != "" {
-		_ = os.RemoveAll(faultyBuild.dir)
+	for _, b := range fixtureBuilds {
+		if b.dir != "" {
+			_ = os.RemoveAll(b.dir)
+		}
 	}
 	if code == 0 {
 		if err := goleak.Find(); err != nil {

@@ -43,12 +43,8 @@ func (s *Server) forwardModern(ctx context.Context, name string, args json.RawMe
 	callCtx = hub.WithClient(callCtx, client)
 	start := func(hubToken string) {
 		ex.hubToken = hubToken
-		var opts hub.CallOptions
-		if hubToken != "" {
-			opts.Meta = map[string]any{"progressToken": hubToken}
-		}
 		go func() {
-			ex.finish(s.callCatalog(callCtx, name, args, opts))
+			ex.finish(s.callCatalog(callCtx, name, args, callOptions(hubToken)))
 		}()
 	}
 	return s.bridgeRound(ctx, ex, server, progressToken(req), start)

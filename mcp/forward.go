@@ -27,22 +27,11 @@ func (s *Server) forwardHandler(name string) mcpserver.ToolHandlerFunc {
 // or a closed HTTP stream) cancels the downstream call.
 func (s *Server) forward(ctx context.Context, name string, args json.RawMessage, clientToken mcpgo.ProgressToken) *mcpgo.CallToolResult {
 	ctx = s.withClient(ctx)
-	var server string
-	if t, ok := s.cat.Snapshot().Lookup(name); ok {
-		server = t.Server
-	}
-	route := s.newRoute(ctx, server, clientToken)
+	route := s.newRoute(ctx, s.serverOf(name), clientToken)
 	remove := s.calls.add(route)
 	defer remove()
 
-	var opts hub.CallOptions
-	if route.hubToken != "" {
-		// Only the remapped token goes downstream: the client's other _meta
-		// entries (protocol version, client info, its log level) describe the
-		// client's connection, not the hub's.
-		opts.Meta = map[string]any{"progressToken": route.hubToken}
-	}
-	out := s.callCatalog(ctx, name, args, opts)
+	out := s.callCatalog(ctx, name, args, callOptions(route.hubToken))
 	route.awaitDelivered(ctx)
 	return out
 }
@@ -82,6 +71,18 @@ func (s *Server) newRoute(ctx context.Context, server string, clientToken mcpgo.
 	}
 	route.wantsLog = func(level mcpgo.LoggingLevel) bool { return s.levels.wants(ctx, level) }
 	return route
+}
+
+// callOptions are the options of a call whose progress goes downstream
+// under hubToken ("" for none). Only the remapped token goes downstream:
+// the client's other _meta entries (protocol version, client info, its log
+// level) describe the client's connection, not the hub's.
+func callOptions(hubToken string) hub.CallOptions {
+	var opts hub.CallOptions
+	if hubToken != "" {
+		opts.Meta = map[string]any{"progressToken": hubToken}
+	}
+	return opts
 }
 
 // rawArguments are the call's arguments as the client sent them.
