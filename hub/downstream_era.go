@@ -58,6 +58,18 @@ func (e era) withEraMeta(params any) (any, error) {
 	if !e.modern {
 		return params, nil
 	}
+	if call, ok := params.(*toolCallRequest); ok {
+		// The call path: add to the struct's _meta, no re-encoding.
+		out := *call
+		out.Meta = make(map[string]any, len(call.Meta)+len(e.meta))
+		for k, v := range call.Meta {
+			out.Meta[k] = v
+		}
+		for k, v := range e.meta {
+			out.Meta[k] = v
+		}
+		return &out, nil
+	}
 	raw, err := json.Marshal(params)
 	if err != nil {
 		return nil, fmt.Errorf("encode params: %w", err)
