@@ -54,7 +54,9 @@ func askerSpecs(t *testing.T) map[string]ServerSpec {
 	t.Cleanup(httpSrv.Close)
 	return map[string]ServerSpec{
 		"in-process": {Name: "asker", Transport: TransportInProcess, InProcess: askerServer(), Locality: LocalityLocal},
-		"http":       {Name: "asker", Transport: TransportHTTP, URL: httpSrv.URL + "/mcp", Locality: LocalityLocal},
+		// askerServer asks with server-initiated requests, which mcp-go
+		// sends only on the older protocol's handshake.
+		"http": {Name: "asker", Transport: TransportHTTP, URL: httpSrv.URL + "/mcp", Locality: LocalityLocal, Protocol: ProtocolLegacy},
 	}
 }
 

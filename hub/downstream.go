@@ -5,6 +5,7 @@ import (
 	"log/slog"
 	"slices"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	mcpgo "github.com/mark3labs/mcp-go/mcp"
@@ -112,6 +113,9 @@ type downstream struct {
 	retry    *supervise.Retry // remote servers: tried again without end
 	disabled map[string]bool
 	calls    activeCalls // calls in flight, for the server's own requests
+	// toldToPin is set once the log said that the server asks with the
+	// older protocol's requests on a 2026-07-28 connection.
+	toldToPin atomic.Bool
 	// roots is what the shared session did with roots; clients are the
 	// sessions of clients' own, once it asked for them (nil for an
 	// in-process server, and on a client's own session).

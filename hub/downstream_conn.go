@@ -31,6 +31,11 @@ type connection struct {
 	// era is the protocol the handshake settled on, set before any
 	// request but the handshake's own.
 	era era
+	// routingHeaders is set on Streamable HTTP connections, whose modern
+	// requests carry routing headers (downstream_headers.go).
+	routingHeaders bool
+	headerTools    headerTools
+	listening      listening // modern connections only (downstream_listen.go)
 	// rawWatchesContext is set when raw itself returns as soon as the
 	// request's context ends (stdio), so send needs no goroutine of its own.
 	rawWatchesContext bool
@@ -146,6 +151,7 @@ func (c *connection) request(ctx context.Context, method string, params any) (js
 		ID:      mcpgo.NewRequestId(id),
 		Method:  method,
 		Params:  params,
+		Header:  c.requestHeaders(method, params),
 	}
 	resp, err := c.send(ctx, req)
 	if err != nil {

@@ -51,7 +51,12 @@ func (d *downstream) connect(ctx context.Context) (*connection, []RawTool, error
 	}
 	conn.era = d.negotiatedEra(conn)
 	if conn.era.modern {
-		d.listen(ctx, conn) // list changes come on a stream of their own
+		// List changes come on a stream of their own.
+		lctx, cancel := context.WithTimeout(ctx, listenAckTimeout)
+		if _, err := d.listen(lctx, conn); err != nil {
+			d.log.Warn("no list changes will be followed", "server", d.spec.Name, "err", err)
+		}
+		cancel()
 	}
 	tools, err := listTools(hctx, conn)
 	if err != nil {
@@ -85,7 +90,10 @@ func (d *downstream) openTransport(conn *connection) error {
 		if err != nil {
 			return fmt.Errorf("http transport: %w", err)
 		}
-		conn.raw = t
+		conn.raw, conn.routingHeaders = t, true
+		if d.probesModern() {
+			conn.raw = eitherEraHTTP{t}
+		}
 	case TransportSSE:
 		t, err := transport.NewSSE(d.spec.URL,
 			transport.WithHeaders(d.spec.Headers),
@@ -127,8 +135,12 @@ func (d *downstream) handshakeError(conn *connection, step string, err error) er
 // is followed here, everything else goes to OnNotification.
 func (d *downstream) notificationHandler(conn *connection) func(mcpgo.JSONRPCNotification) {
 	return func(n mcpgo.JSONRPCNotification) {
-		if n.Method == mcpgo.MethodNotificationToolsListChanged {
+		switch n.Method {
+		case mcpgo.MethodNotificationToolsListChanged:
 			conn.toolsChanged()
+			return
+		case mcpgo.MethodNotificationSubscriptionsAcknowledged:
+			conn.listening.acknowledged(n)
 			return
 		}
 		if d.opts.OnNotification != nil {

@@ -1,22 +1,26 @@
 package hub
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
 
+	transport "github.com/mark3labs/mcp-go/client/transport"
 	mcpgo "github.com/mark3labs/mcp-go/mcp"
+	mcpserver "github.com/mark3labs/mcp-go/server"
 )
 
-// A stdio server is asked with server/discover whether it speaks protocol
-// 2026-07-28 (mcp-go's Initialize probes, and falls back to the initialize
-// handshake when the server does not answer it). On such a connection every
-// request carries the protocol version, the hub's identity and its
-// capabilities in _meta, list changes arrive on a subscriptions/listen
-// stream, and a tool that needs the client's input answers with an
-// InputRequiredResult, which the hub fulfils through the calling client and
-// retries. Streamable HTTP and SSE servers keep the handshake: the hub
-// holds a standing stream open to them, which only the older protocol has.
+// A stdio or Streamable HTTP server is asked with server/discover whether it
+// speaks protocol 2026-07-28 (mcp-go's Initialize probes, and falls back to
+// the initialize handshake when the server does not answer it). On such a
+// connection every request carries the protocol version, the hub's identity
+// and its capabilities in _meta, list changes arrive on a
+// subscriptions/listen stream, and a tool that needs the client's input
+// answers with an InputRequiredResult, which the hub fulfils through the
+// calling client and retries. An HTTP server that falls back to the
+// handshake gets the standing GET stream of the older protocol instead. SSE
+// servers keep the handshake: that transport is of the older protocol only.
 
 // maxInputRounds bounds how often one call is retried with input.
 const maxInputRounds = 10
@@ -45,11 +49,23 @@ func (d *downstream) negotiatedEra(conn *connection) era {
 // first.
 func (d *downstream) probesModern() bool {
 	switch d.spec.Transport {
-	case TransportStdio, "":
+	case TransportStdio, "", TransportHTTP:
 		return d.spec.Protocol != ProtocolLegacy
 	}
 	return false
 }
+
+// eitherEraHTTP is a Streamable HTTP transport with continuous listening
+// that lets mcp-go's client probe for 2026-07-28. mcp-go refuses to probe
+// through a transport that listens continuously, since that revision has no
+// standing GET stream; but the transport opens that stream only once the
+// connection is initialised, and not at all when it settled on 2026-07-28,
+// so a server of the older protocol still gets its stream after the
+// fallback, and a current one gets none.
+type eitherEraHTTP struct{ *transport.StreamableHTTP }
+
+// RequiresLegacyProtocol reports false: see eitherEraHTTP.
+func (eitherEraHTTP) RequiresLegacyProtocol() bool { return false }
 
 // withEraMeta adds the modern connection's _meta to params, keeping the
 // request's own _meta entries (a progress token). Legacy params pass
@@ -154,6 +170,7 @@ func (d *downstream) callWithInput(ctx context.Context, conn *connection, params
 		}
 		ir, ok := needsInput(result)
 		if !ok {
+			d.adviseLegacyAsking(result)
 			return result, nil
 		}
 		if round >= maxInputRounds {
@@ -173,22 +190,18 @@ func unansweredResult(err error) (json.RawMessage, error) {
 	return json.Marshal(mcpgo.NewToolResultError("the server needed input that could not be given: " + err.Error()))
 }
 
-// listen opens the modern connection's subscriptions/listen stream for
-// list changes; its notifications reach notificationHandler as on older
-// connections. It ends with the connection.
-func (d *downstream) listen(ctx context.Context, conn *connection) {
-	filter := mcpgo.SubscriptionFilter{ToolsListChanged: true, ResourcesListChanged: true, PromptsListChanged: true}
-	stop, err := conn.client.ListenAsync(ctx, filter, func(err error) {
-		d.log.Debug("subscriptions/listen ended", "err", err)
-	})
-	if err != nil {
-		d.log.Debug("subscriptions/listen not opened", "err", err)
+// adviseLegacyAsking says, once per server, what to do when a tool of a
+// 2026-07-28 connection failed because it asked the client with a
+// server-initiated request, which that revision no longer has: mcp-go
+// servers written for the older protocol do so, and mcp-go refuses it on
+// such a connection.
+func (d *downstream) adviseLegacyAsking(result json.RawMessage) {
+	if !bytes.Contains(result, legacyAskingRefused) || d.toldToPin.Swap(true) {
 		return
 	}
-	conn.workers.Add(1)
-	go func() {
-		defer conn.workers.Done()
-		<-conn.done
-		stop()
-	}()
+	d.log.Warn(`the server asks the client with requests of protocol 2025-11-25, which 2026-07-28 does not have; set "protocol": "2025-11-25" in its entry`,
+		"server", d.spec.Name)
 }
+
+// legacyAskingRefused is what mcp-go's server says when a tool asks so.
+var legacyAskingRefused = []byte(mcpserver.ErrServerInitiatedRequestUnsupported.Error())

@@ -5,8 +5,11 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"mime"
 	"net/http"
 	"sync/atomic"
+
+	mcpgo "github.com/mark3labs/mcp-go/mcp"
 )
 
 // responseLimit travels in a request's context down to the HTTP round
@@ -47,6 +50,7 @@ func (t *cappedTransport) RoundTrip(req *http.Request) (*http.Response, error) {
 	if err != nil {
 		return nil, err
 	}
+	keepJSONRPCNotFound(req, resp)
 	resp.Body = &lineCappedBody{
 		body:  resp.Body,
 		max:   t.max,
@@ -99,3 +103,21 @@ func (b *lineCappedBody) count(chunk []byte) bool {
 }
 
 func (b *lineCappedBody) Close() error { return b.body.Close() }
+
+// keepJSONRPCNotFound lets a 2026-07-28 server's "method not found" reach
+// mcp-go as the JSON-RPC error it is. That revision has no sessions, and
+// sends the error with HTTP status 404; mcp-go's transport takes any 404 to
+// a POST for the end of a session, fails the request with
+// ErrSessionTerminated, and refuses every later one. A modern request's 404
+// with a JSON body is therefore given status 200, whose body the transport
+// decodes.
+func keepJSONRPCNotFound(req *http.Request, resp *http.Response) {
+	if resp.StatusCode != http.StatusNotFound || req.Method != http.MethodPost ||
+		!mcpgo.IsModernProtocol(req.Header.Get(mcpgo.HeaderProtocolVersion)) {
+		return
+	}
+	if mediaType, _, _ := mime.ParseMediaType(resp.Header.Get("Content-Type")); mediaType != "application/json" {
+		return
+	}
+	resp.StatusCode, resp.Status = http.StatusOK, "200 OK"
+}

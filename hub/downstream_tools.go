@@ -44,6 +44,9 @@ func listTools(ctx context.Context, conn *connection) ([]RawTool, error) {
 		all = append(all, tools...)
 		next, err := nextCursor(result)
 		if err != nil || next == "" {
+			if err == nil && conn.routingHeaders && conn.era.modern {
+				conn.headerTools.remember(all)
+			}
 			return all, err
 		}
 		if seen[next] {

@@ -120,7 +120,11 @@ func listPaged(ctx context.Context, conn *connection, method, field string) ([]j
 // shared session, which relays their updates to every subscriber.
 func (d *downstream) Request(ctx context.Context, method string, params any) (json.RawMessage, error) {
 	target := d
-	if method != "resources/subscribe" && method != "resources/unsubscribe" {
+	if method == "resources/subscribe" || method == "resources/unsubscribe" {
+		if conn, _ := d.currentConn(); conn != nil && conn.era.modern {
+			return d.subscribeByListening(ctx, conn, method, params)
+		}
+	} else {
 		t, release, err := d.sessionFor(ctx)
 		if err != nil {
 			return nil, err

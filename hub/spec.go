@@ -65,9 +65,10 @@ type ServerSpec struct {
 	// anyway once the server asks for roots.
 	ClientRoots bool
 
-	// Protocol is the MCP protocol asked of a stdio server: "" tries
-	// 2026-07-28 (server/discover) first and falls back to the initialize
-	// handshake; ProtocolLegacy keeps to the handshake.
+	// Protocol is the MCP protocol asked of a stdio or Streamable HTTP
+	// server (SSE has the handshake only): "" tries 2026-07-28
+	// (server/discover) first and falls back to the initialize handshake;
+	// ProtocolLegacy keeps to the handshake.
 	Protocol Protocol
 
 	Locality      Locality

@@ -65,9 +65,12 @@ func TestConformanceThroughToolhub(t *testing.T) {
 	stableConformance(t)
 	fixtureURL := startConformanceFixture(t)
 	// The fixture fronted by the real binary, exposed unprefixed, without a
-	// token (the suite sends none; allowed on loopback only).
+	// token (the suite sends none; allowed on loopback only). Its tools ask
+	// for sampling and elicitation with server-initiated requests, which
+	// mcp-go refuses on a 2026-07-28 connection, so toolhub is told to
+	// keep to the handshake with it, as the log advises.
 	config := writeFile(t, t.TempDir(), "config.json", fmt.Sprintf(
-		`{"mcpServers": {"conformance": {"type": "http", "url": %q, "unprefixed": true}}}`, fixtureURL))
+		`{"mcpServers": {"conformance": {"type": "http", "url": %q, "unprefixed": true, "protocol": "2025-11-25"}}}`, fixtureURL))
 	hubURL := startToolhubHTTP(t, config, "--no-auth", "--expose", "direct")
 	for _, suite := range conformanceSuites {
 		t.Run(suite.name, func(t *testing.T) { runConformanceSuite(t, suite, fixtureURL, hubURL) })

@@ -1,41 +1,126 @@
-// Command modernserver is an MCP server over stdio built on mcp-go, which
+// Command modernserver is an MCP server built on mcp-go, which
 // speaks protocol 2026-07-28 (server/discover, no initialize) as well as
-// the older ones. The hub's tests run it as a downstream of the current era.
+// the older ones, over stdio or (with -http ADDR) Streamable HTTP. The hub's
+// tests run it as a downstream of the current era, and with -older as an HTTP
+// server of the older one.
 //
 // Tools:
 //
 //	echo     returns its "text" argument
+//	locate   returns its "region" argument, which over HTTP must also come in
+//	         the Mcp-Param-Region header
 //	confirm  asks the client for a name with an InputRequiredResult, then for
 //	         a sample, and returns both (one round each)
-//	grow     adds the tool "grown", which a client learns of by list_changed
+//	grow     adds the tool "grown" a moment after answering, which a client
+//	         learns of by list_changed
+//	touch    sends resources/updated for modern://note to every client
+//	         subscribed to it, and says to how many
 package main
 
 import (
+	"bytes"
 	"context"
+	"encoding/json"
+	"flag"
 	"fmt"
+	"io"
+	"net"
+	"net/http"
 	"os"
 	"strings"
+	"time"
 
 	mcpgo "github.com/mark3labs/mcp-go/mcp"
 	mcpserver "github.com/mark3labs/mcp-go/server"
 )
 
+// growDelay is how long after answering grow the tool grown appears.
+const growDelay = 200 * time.Millisecond
+
 func main() {
-	srv := mcpserver.NewMCPServer("modernserver", "1", mcpserver.WithToolCapabilities(true))
+	watchers := &watchers{}
+	hooks := &mcpserver.Hooks{}
+	hooks.AddBeforeAny(watchers.seen)
+	srv := mcpserver.NewMCPServer("modernserver", "1", mcpserver.WithToolCapabilities(true),
+		mcpserver.WithResourceCapabilities(true, true), mcpserver.WithHooks(hooks))
+	srv.AddResource(mcpgo.NewResource(noteURI, "note"), func(context.Context, mcpgo.ReadResourceRequest) ([]mcpgo.ResourceContents, error) {
+		return []mcpgo.ResourceContents{mcpgo.TextResourceContents{URI: noteURI, Text: "a note"}}, nil
+	})
+	srv.AddTool(mcpgo.NewTool("touch"), func(context.Context, mcpgo.CallToolRequest) (*mcpgo.CallToolResult, error) {
+		return mcpgo.NewToolResultText(fmt.Sprintf("notified %d", watchers.notify(noteURI))), nil
+	})
 	srv.AddTool(mcpgo.NewTool("echo", mcpgo.WithString("text")), func(_ context.Context, req mcpgo.CallToolRequest) (*mcpgo.CallToolResult, error) {
 		return mcpgo.NewToolResultText("echo: " + req.GetString("text", "")), nil
 	})
+	srv.AddTool(mcpgo.NewToolWithRawSchema("locate", "", json.RawMessage(
+		`{"type":"object","properties":{"region":{"type":"string","x-mcp-header":"Region"}}}`)),
+		func(_ context.Context, req mcpgo.CallToolRequest) (*mcpgo.CallToolResult, error) {
+			return mcpgo.NewToolResultText("region " + req.GetString("region", "")), nil
+		})
 	srv.AddTool(mcpgo.NewTool("confirm"), confirm)
 	srv.AddTool(mcpgo.NewTool("grow"), func(context.Context, mcpgo.CallToolRequest) (*mcpgo.CallToolResult, error) {
-		srv.AddTool(mcpgo.NewTool("grown"), func(context.Context, mcpgo.CallToolRequest) (*mcpgo.CallToolResult, error) {
-			return mcpgo.NewToolResultText("grown"), nil
+		// Later, so that the change reaches the client outside the call's
+		// own response stream.
+		time.AfterFunc(growDelay, func() {
+			srv.AddTool(mcpgo.NewTool("grown"), func(context.Context, mcpgo.CallToolRequest) (*mcpgo.CallToolResult, error) {
+				return mcpgo.NewToolResultText("grown"), nil
+			})
 		})
 		return mcpgo.NewToolResultText("grew"), nil
 	})
-	if err := mcpserver.ServeStdio(srv); err != nil {
+	if err := serve(srv, os.Args[1:]); err != nil {
 		fmt.Fprintln(os.Stderr, "modernserver:", err)
 		os.Exit(1)
 	}
+}
+
+// serve serves over stdio, or with "-http ADDR" over Streamable HTTP at
+// http://ADDR/mcp, whose URL (the port chosen when ADDR's is 0) is the
+// first line on stdout.
+func serve(srv *mcpserver.MCPServer, args []string) error {
+	flags := flag.NewFlagSet("modernserver", flag.ContinueOnError)
+	addr := flags.String("http", "", "serve Streamable HTTP on this address")
+	older := flags.Bool("older", false, "over HTTP, answer server/discover as a server of 2025-11-25 does, with method not found")
+	stateless := flags.Bool("stateless", false, "over HTTP, keep no sessions")
+	if err := flags.Parse(args); err != nil {
+		return err
+	}
+	if *addr == "" {
+		return mcpserver.ServeStdio(srv)
+	}
+	ln, err := net.Listen("tcp", *addr)
+	if err != nil {
+		return err
+	}
+	fmt.Printf("http://%s/mcp\n", ln.Addr())
+	var handler http.Handler = mcpserver.NewStreamableHTTPServer(srv, mcpserver.WithStateLess(*stateless))
+	if *older {
+		handler = withoutDiscover(handler)
+	}
+	return http.Serve(ln, handler)
+}
+
+// withoutDiscover answers server/discover with method not found and
+// passes every other request on.
+func withoutDiscover(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		body, err := io.ReadAll(r.Body)
+		if err != nil {
+			http.Error(w, err.Error(), http.StatusBadRequest)
+			return
+		}
+		var req struct {
+			ID     json.RawMessage `json:"id"`
+			Method string          `json:"method"`
+		}
+		if json.Unmarshal(body, &req) == nil && req.Method == string(mcpgo.MethodServerDiscover) {
+			w.Header().Set("Content-Type", "application/json")
+			fmt.Fprintf(w, `{"jsonrpc":"2.0","id":%s,"error":{"code":-32601,"message":"Method not found"}}`, req.ID)
+			return
+		}
+		r.Body = io.NopCloser(bytes.NewReader(body))
+		next.ServeHTTP(w, r)
+	})
 }
 
 // confirm asks for a name first, then for a sample, in two rounds; the
