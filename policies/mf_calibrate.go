@@ -73,6 +73,9 @@ func calibrateMF(feat *featurizer, data mfData, opts MFOptions) []platt {
 			}
 			z := m.logits(x)
 			for j := range k {
+				if data.off != nil {
+					z[j] += data.off[i][j]
+				}
 				if y := data.ys[i][j]; !math.IsNaN(y) {
 					zs[j], ys[j] = append(zs[j], z[j]), append(ys[j], y)
 				}

@@ -63,54 +63,44 @@ func (m *MF) Len() int { return m.examples }
 // for given examples and options.
 func TrainMF(examples []KNNExample, opts MFOptions) *MF {
 	opts = opts.withDefaults()
-	texts := make([]string, len(examples))
-	for i, ex := range examples {
-		texts[i] = ex.Question
-	}
-	feat := newFeaturizer(texts, opts)
-	d := mfData{models: scoredModels(examples), xs: make([]sparse, len(examples))}
-	for i, t := range texts {
-		d.xs[i] = feat.vector(t)
-	}
-	d.ys = scoreLabels(examples, d.models)
-	d.folds = make([]int, len(examples))
-	for i, t := range texts {
-		d.folds[i] = foldOf(t, opts.CalibrationFolds)
-	}
+	feat := newFeaturizer(questionsOf(examples), opts)
+	return trainMFOn(feat, newMFData(feat, examples, opts.CalibrationFolds), opts)
+}
+
+// trainMFOn fits the model on all of data, then its calibration (see
+// TrainMF). opts have their defaults.
+func trainMFOn(feat *featurizer, d mfData, opts MFOptions) *MF {
 	m := fitMF(feat, d, -1, opts)
 	m.cal = make([]platt, len(m.models))
 	for j := range m.cal {
 		m.cal[j] = platt{a: 1}
 	}
-	if !opts.NoCalibration && len(examples) >= minCalibrationExamples*opts.CalibrationFolds {
+	if !opts.NoCalibration && len(d.xs) >= minCalibrationExamples*opts.CalibrationFolds {
 		m.cal = calibrateMF(feat, d, opts)
 	}
 	return m
-}
-
-// mfData is a training set in features: per example its vector, its
-// labels per model (NaN: no score) and its calibration fold.
-type mfData struct {
-	models []string
-	xs     []sparse
-	ys     [][]float64
-	folds  []int
 }
 
 // fitMF trains the uncalibrated model on the examples outside fold skip
 // (skip < 0: on all of them).
 func fitMF(feat *featurizer, data mfData, skip int, opts MFOptions) *MF {
 	var xs []sparse
-	var ys [][]float64
+	var ys, offs [][]float64
 	for i := range data.xs {
 		if data.folds[i] != skip {
 			xs, ys = append(xs, data.xs[i]), append(ys, data.ys[i])
+			if data.off != nil {
+				offs = append(offs, data.off[i])
+			}
 		}
 	}
 	m := &MF{feat: feat, models: data.models, examples: len(xs), opts: opts}
 	k, d, f := len(m.models), opts.Dim, feat.dim()
 	m.w = make([]float64, f*k)
 	m.b = logitPriors(ys)
+	if offs != nil {
+		m.b = make([]float64, k)
+	}
 	m.p = make([]float64, f*d)
 	m.v = make([]float64, k*d)
 	rng := rand.New(rand.NewPCG(opts.Seed, 0x3f))
@@ -120,12 +110,13 @@ func fitMF(feat *featurizer, data mfData, skip int, opts MFOptions) *MF {
 	for i := range m.v {
 		m.v[i] = rng.NormFloat64() * opts.InitScale
 	}
-	m.fit(xs, ys, rng)
+	m.fit(xs, ys, offs, rng)
 	return m
 }
 
-// fit runs SGD on the log loss with L2 penalties, in a seeded order.
-func (m *MF) fit(xs []sparse, ys [][]float64, rng *rand.Rand) {
+// fit runs SGD on the log loss with L2 penalties, in a seeded order; offs
+// (nil: none) are added to the logits per example.
+func (m *MF) fit(xs []sparse, ys, offs [][]float64, rng *rand.Rand) {
 	k, d := len(m.models), m.opts.Dim
 	order := make([]int, len(xs))
 	for i := range order {
@@ -144,6 +135,9 @@ func (m *MF) fit(xs []sparse, ys [][]float64, rng *rand.Rand) {
 			m.project(x, h)
 			z := m.logitsWith(x, h)
 			for j := range k {
+				if offs != nil {
+					z[j] += offs[i][j]
+				}
 				g[j] = 0
 				if y := ys[i][j]; !math.IsNaN(y) {
 					g[j] = sigmoid(z[j]) - y
@@ -223,57 +217,4 @@ func (m *MF) logitsWith(x sparse, h []float64) []float64 {
 		}
 	}
 	return z
-}
-
-// scoredModels is the sorted set of candidates examples score.
-func scoredModels(examples []KNNExample) []string {
-	seen := map[string]bool{}
-	for _, ex := range examples {
-		for c := range ex.Scores {
-			seen[c] = true
-		}
-	}
-	out := make([]string, 0, len(seen))
-	for c := range seen {
-		out = append(out, c)
-	}
-	slices.Sort(out)
-	return out
-}
-
-// scoreLabels lays out the scores (clamped to [0,1]) per example and model;
-// NaN marks no score.
-func scoreLabels(examples []KNNExample, models []string) [][]float64 {
-	ys := make([][]float64, len(examples))
-	for i, ex := range examples {
-		ys[i] = make([]float64, len(models))
-		for j, c := range models {
-			s, ok := ex.Scores[c]
-			if !ok || math.IsNaN(s) {
-				ys[i][j] = math.NaN()
-				continue
-			}
-			ys[i][j] = min(1, max(0, s))
-		}
-	}
-	return ys
-}
-
-// logitPriors is each model's smoothed mean label as a logit.
-func logitPriors(ys [][]float64) []float64 {
-	if len(ys) == 0 {
-		return nil
-	}
-	b := make([]float64, len(ys[0]))
-	for j := range b {
-		sum, n := 0.0, 0.0
-		for _, y := range ys {
-			if !math.IsNaN(y[j]) {
-				sum, n = sum+y[j], n+1
-			}
-		}
-		p := (sum + 0.5) / (n + 1)
-		b[j] = math.Log(p / (1 - p))
-	}
-	return b
 }

@@ -31,18 +31,24 @@ var DefaultMFOptions = MFOptions{}
 // docs/replay-format.md).
 var DefaultTaskPriorOptions = TaskPriorOptions{Balanced: true}
 
+// DefaultTaskResidualOptions are the mf router's settings when families
+// are recorded: the balanced family prior with DefaultTaskCorrection's
+// per-question correction.
+var DefaultTaskResidualOptions = TaskResidualOptions{Prior: DefaultTaskPriorOptions}
+
 // TrainMFRouter is the mf router trained on examples. When every example
-// records its task family, it is the TaskPrior: each model's mean score per
-// family, weighed by a calibrated MF classifier's probability that the
-// question belongs to the family. Otherwise it is the mean of the
+// records its task family, it is the TaskResidual: each model's mean score
+// per family, weighed by a calibrated MF classifier's probability that the
+// question belongs to the family, corrected per question by a penalised
+// linear term fitted against the prior's out-of-fold predictions. Otherwise it is the mean of the
 // calibrated MF predictor's and KNN's predictions (K ≤ 0: KNN's default):
 // the two err differently, one from words and character n-grams seen
 // anywhere in training, the other from the nearest past questions.
 // Cross-validation on the routing set's train split chose both
 // (docs/replay-format.md).
 func TrainMFRouter(examples []KNNExample, opts MFOptions, k int) Router {
-	if p, ok := TrainTaskPrior(examples, DefaultTaskPriorOptions); ok {
-		return p
+	if r, ok := TrainTaskResidual(examples, DefaultTaskResidualOptions); ok {
+		return r
 	}
 	return &Blend{Routers: []Router{TrainMF(examples, opts), TrainKNN(examples, k)}}
 }
@@ -80,7 +86,7 @@ func LoadMFRouter(path string) (Router, error) {
 		return nil, err
 	}
 	var r Router
-	if p, ok := TrainTaskPrior(examples, DefaultTaskPriorOptions); ok {
+	if p, ok := TrainTaskResidual(examples, DefaultTaskResidualOptions); ok {
 		r = p
 	} else {
 		r = &Blend{Routers: []Router{TrainMF(examples, DefaultMFOptions), knn}}

@@ -103,13 +103,13 @@ func TestMFRouterUsesFamiliesWhenRecorded(t *testing.T) {
 		withTasks bool
 		wantPrior bool
 	}{
-		{"families recorded: the task prior", true, true},
+		{"families recorded: the corrected task prior", true, true},
 		{"no families: the mean of MF and knn", false, false},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
 			r := policies.TrainMFRouter(taskPool(60, tc.withTasks), policies.DefaultMFOptions, 0)
-			_, prior := r.(*policies.TaskPrior)
+			_, prior := r.(*policies.TaskResidual)
 			_, blend := r.(*policies.Blend)
 			if prior != tc.wantPrior || blend == tc.wantPrior {
 				t.Fatalf("router %T", r)
@@ -132,8 +132,8 @@ func TestMFPolicyReadsFamiliesFromTheTrainingFile(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, ok := r.(*policies.TaskPrior); !ok {
-		t.Fatalf("router %T, want the task prior", r)
+	if _, ok := r.(*policies.TaskResidual); !ok {
+		t.Fatalf("router %T, want the corrected task prior", r)
 	}
 }
 
