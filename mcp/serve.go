@@ -79,7 +79,8 @@ type HTTPServer struct {
 // it every request passes the Origin check (403) and the bearer token
 // (401), both answered as soon as the headers are in, the method check
 // (405), the body's pace (408) and cap (413) and the session id checks
-// (checkSessionIDs).
+// (checkSessionIDs); a response alone on a stream goes out as JSON
+// (plainResults).
 func (s *Server) ListenHTTP(opts HTTPOptions) (*HTTPServer, error) {
 	opts = httpDefaults(opts)
 	if opts.Token == "" && !isLoopbackAddr(opts.Addr) {
@@ -103,7 +104,7 @@ func (s *Server) ListenHTTP(opts HTTPOptions) (*HTTPServer, error) {
 	h.streamable = s.newStreamable(opts, origins, ids, h.srv)
 	pace := bodyPace{timeout: opts.BodyReadTimeout, grace: opts.BodyRateGrace, minRate: opts.MinBodyRate}
 	chain := allowMethods(pace, limitBody(opts.MaxBodyBytes, pace, acceptModernWithoutMeta(
-		checkSessionIDs(ids, s.answerDownTools(trackDelivery(h.streamable))))))
+		checkSessionIDs(ids, s.answerDownTools(trackDelivery(plainResults(h.streamable)))))))
 	if opts.Token != "" {
 		chain = requireBearer(opts.Token, pace, chain)
 	}
