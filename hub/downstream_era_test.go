@@ -374,3 +374,24 @@ func TestCurrentHTTPDownstreamRestartIsFollowed(t *testing.T) {
 	}, func() string { return fmt.Sprintf("%+v", h.Servers()) })
 	testListChangesOn(t, h)
 }
+
+// TestCurrentDownstreamAsksEachCallerForItsOwnRoots: a 2026-07-28 server's
+// roots/list comes inside one call, so the client making that call answers
+// it, whoever answered before; with "clientRoots" too.
+func TestCurrentDownstreamAsksEachCallerForItsOwnRoots(t *testing.T) {
+	for _, clientRoots := range []bool{false, true} {
+		t.Run(fmt.Sprintf("clientRoots %v", clientRoots), func(t *testing.T) {
+			spec := modernSpec(t, "")
+			spec.ClientRoots = clientRoots
+			h := startHub(t, spec)
+			for _, name := range []string{"ada", "bob", "ada"} {
+				client := newFakeClient(name, allCapabilities())
+				client.setRoots("file:///home/" + name)
+				got := callText(t, h, WithClient(t.Context(), client), "modern__roots", nil)
+				if got != "file:///home/"+name {
+					t.Fatalf("%s's call saw roots %q", name, got)
+				}
+			}
+		})
+	}
+}

@@ -11,6 +11,8 @@
 //	         the Mcp-Param-Region header
 //	confirm  asks the client for a name with an InputRequiredResult, then for
 //	         a sample, and returns both (one round each)
+//	roots    asks the client for its roots with an InputRequiredResult and
+//	         returns their URIs, one per line
 //	grow     adds the tool "grown" a moment after answering, which a client
 //	         learns of by list_changed
 //	touch    sends resources/updated for modern://note to every client
@@ -57,6 +59,7 @@ func main() {
 		func(_ context.Context, req mcpgo.CallToolRequest) (*mcpgo.CallToolResult, error) {
 			return mcpgo.NewToolResultText("region " + req.GetString("region", "")), nil
 		})
+	srv.AddTool(mcpgo.NewTool("roots"), roots)
 	srv.AddTool(mcpgo.NewTool("confirm"), confirm)
 	srv.AddTool(mcpgo.NewTool("grow"), func(context.Context, mcpgo.CallToolRequest) (*mcpgo.CallToolResult, error) {
 		// Later, so that the change reaches the client outside the call's
@@ -156,4 +159,17 @@ func confirm(_ context.Context, req mcpgo.CallToolRequest) (*mcpgo.CallToolResul
 		}
 	}
 	return mcpgo.NewToolResultText("confirmed " + name + " with " + text), nil
+}
+
+// roots asks for the client's roots and lists them.
+func roots(_ context.Context, req mcpgo.CallToolRequest) (*mcpgo.CallToolResult, error) {
+	answer := mcpserver.RootsResponse(req.Params.InputResponses, "roots")
+	if answer == nil {
+		return mcpserver.NewInputRequestBuilder("asked-roots").Roots("roots").ToolResult(), nil
+	}
+	uris := make([]string, 0, len(answer.Roots))
+	for _, r := range answer.Roots {
+		uris = append(uris, r.URI)
+	}
+	return mcpgo.NewToolResultText(strings.Join(uris, "\n")), nil
 }
