@@ -95,6 +95,9 @@ func TestDownstreamEraIsNegotiated(t *testing.T) {
 			"old__echo", mcpgo.LATEST_LEGACY_PROTOCOL_VERSION},
 		{"an HTTP server of the older protocol", func(t *testing.T) ServerSpec { return modernHTTPSpec(t, "", "-older") },
 			"modern__echo", mcpgo.LATEST_LEGACY_PROTOCOL_VERSION},
+		{"an HTTP server of the older protocol that answers server/discover with {}", func(t *testing.T) ServerSpec {
+			return modernHTTPSpec(t, "", "-lenient")
+		}, "modern__echo", mcpgo.LATEST_LEGACY_PROTOCOL_VERSION},
 		{"a current HTTP server that keeps no sessions", func(t *testing.T) ServerSpec { return modernHTTPSpec(t, "", "-stateless") },
 			"modern__echo", mcpgo.ProtocolVersion20260728},
 		{"an HTTP server of the older protocol that keeps no sessions", func(t *testing.T) ServerSpec {
@@ -200,6 +203,9 @@ func TestCurrentDownstreamListChangesArrive(t *testing.T) {
 	})
 	t.Run("a current HTTP server that keeps no sessions", func(t *testing.T) {
 		testListChangesArrive(t, modernHTTPSpec(t, "", "-stateless"))
+	})
+	t.Run("an HTTP server of the older protocol that answers server/discover with {}", func(t *testing.T) {
+		testListChangesArrive(t, modernHTTPSpec(t, "", "-lenient"))
 	})
 }
 

@@ -3,6 +3,7 @@ package hub
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"fmt"
 	"io"
 	"mime"
@@ -51,6 +52,9 @@ func (t *cappedTransport) RoundTrip(req *http.Request) (*http.Response, error) {
 		return nil, err
 	}
 	keepJSONRPCNotFound(req, resp)
+	if err := checkDiscover(req, resp); err != nil {
+		return nil, err
+	}
 	resp.Body = &lineCappedBody{
 		body:  resp.Body,
 		max:   t.max,
@@ -120,4 +124,55 @@ func keepJSONRPCNotFound(req *http.Request, resp *http.Response) {
 		return
 	}
 	resp.StatusCode, resp.Status = http.StatusOK, "200 OK"
+}
+
+// checkDiscover turns a server/discover answer that names no supported
+// protocol version into the JSON-RPC error it amounts to. Some servers of
+// the older protocol answer any method they do not know with an empty
+// result; mcp-go would take that for a server of 2026-07-28 and never open
+// the GET stream such a server sends its notifications on. With the error,
+// mcp-go falls back to the initialize handshake.
+func checkDiscover(req *http.Request, resp *http.Response) error {
+	if req.Header.Get(mcpgo.HeaderMethod) != string(mcpgo.MethodServerDiscover) || resp.StatusCode != http.StatusOK {
+		return nil
+	}
+	if mediaType, _, _ := mime.ParseMediaType(resp.Header.Get("Content-Type")); mediaType != "application/json" {
+		return nil
+	}
+	body, err := io.ReadAll(io.LimitReader(resp.Body, maxDiscoverBytes))
+	if err != nil {
+		resp.Body.Close()
+		return fmt.Errorf("read server/discover answer: %w", err)
+	}
+	if len(body) == maxDiscoverBytes { // too long to check; passed on whole
+		resp.Body = readCloser{io.MultiReader(bytes.NewReader(body), resp.Body), resp.Body}
+		return nil
+	}
+	resp.Body.Close()
+	var answer struct {
+		ID     json.RawMessage `json:"id"`
+		Result *struct {
+			SupportedVersions []string `json:"supportedVersions"`
+		} `json:"result"`
+	}
+	if json.Unmarshal(body, &answer) == nil && answer.Result != nil && len(answer.Result.SupportedVersions) == 0 {
+		if len(answer.ID) == 0 {
+			answer.ID = json.RawMessage("null")
+		}
+		body = fmt.Appendf(nil, `{"jsonrpc":"2.0","id":%s,"error":{"code":%d,"message":"server/discover answered without supportedVersions"}}`,
+			answer.ID, mcpgo.METHOD_NOT_FOUND)
+		resp.Header.Del("Content-Length")
+		resp.ContentLength = int64(len(body))
+	}
+	resp.Body = io.NopCloser(bytes.NewReader(body))
+	return nil
+}
+
+// maxDiscoverBytes bounds a server/discover answer that is checked.
+const maxDiscoverBytes = 1 << 20
+
+// readCloser reads from one reader and closes another.
+type readCloser struct {
+	io.Reader
+	io.Closer
 }

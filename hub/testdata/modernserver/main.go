@@ -85,6 +85,7 @@ func serve(srv *mcpserver.MCPServer, args []string) error {
 	addr := flags.String("http", "", "serve Streamable HTTP on this address")
 	older := flags.Bool("older", false, "over HTTP, answer server/discover as a server of 2025-11-25 does, with method not found")
 	stateless := flags.Bool("stateless", false, "over HTTP, keep no sessions")
+	lenient := flags.Bool("lenient", false, "over HTTP, answer server/discover with an empty result, as servers that answer every unknown method so do")
 	if err := flags.Parse(args); err != nil {
 		return err
 	}
@@ -97,15 +98,15 @@ func serve(srv *mcpserver.MCPServer, args []string) error {
 	}
 	fmt.Printf("http://%s/mcp\n", ln.Addr())
 	var handler http.Handler = mcpserver.NewStreamableHTTPServer(srv, mcpserver.WithStateLess(*stateless))
-	if *older {
-		handler = withoutDiscover(handler)
+	if *older || *lenient {
+		handler = withoutDiscover(handler, *lenient)
 	}
 	return http.Serve(ln, handler)
 }
 
-// withoutDiscover answers server/discover with method not found and
-// passes every other request on.
-func withoutDiscover(next http.Handler) http.Handler {
+// withoutDiscover answers server/discover with method not found, or with
+// an empty result when lenient, and passes every other request on.
+func withoutDiscover(next http.Handler, lenient bool) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		body, err := io.ReadAll(r.Body)
 		if err != nil {
@@ -118,6 +119,10 @@ func withoutDiscover(next http.Handler) http.Handler {
 		}
 		if json.Unmarshal(body, &req) == nil && req.Method == string(mcpgo.MethodServerDiscover) {
 			w.Header().Set("Content-Type", "application/json")
+			if lenient {
+				fmt.Fprintf(w, `{"jsonrpc":"2.0","id":%s,"result":{}}`, req.ID)
+				return
+			}
 			fmt.Fprintf(w, `{"jsonrpc":"2.0","id":%s,"error":{"code":-32601,"message":"Method not found"}}`, req.ID)
 			return
 		}
