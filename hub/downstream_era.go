@@ -205,3 +205,26 @@ func (d *downstream) adviseLegacyAsking(result json.RawMessage) {
 
 // legacyAskingRefused is what mcp-go's server says when a tool asks so.
 var legacyAskingRefused = []byte(mcpserver.ErrServerInitiatedRequestUnsupported.Error())
+
+// namesAVersion reports whether a server/discover result names the
+// protocol versions the server supports, as every 2026-07-28 server's
+// does. Some servers of the older protocol answer any method they do not
+// know with an empty result, which mcp-go would take for a server of
+// 2026-07-28; with method not found in its place, mcp-go falls back to the
+// initialize handshake.
+func namesAVersion(result json.RawMessage) bool {
+	var r struct {
+		SupportedVersions []string `json:"supportedVersions"`
+	}
+	return json.Unmarshal(result, &r) == nil && len(r.SupportedVersions) > 0
+}
+
+// checkedDiscover is resp, or, when req is a server/discover that resp
+// answers without naming a version, method not found.
+func checkedDiscover(req transport.JSONRPCRequest, resp *transport.JSONRPCResponse) *transport.JSONRPCResponse {
+	if req.Method != string(mcpgo.MethodServerDiscover) || resp == nil || resp.Error != nil || namesAVersion(resp.Result) {
+		return resp
+	}
+	return &transport.JSONRPCResponse{JSONRPC: resp.JSONRPC, ID: resp.ID, Error: &mcpgo.JSONRPCErrorDetails{
+		Code: mcpgo.METHOD_NOT_FOUND, Message: "server/discover answered without supportedVersions"}}
+}

@@ -77,6 +77,7 @@ func eachModernTransport(t *testing.T, protocol Protocol, f func(t *testing.T, s
 // older protocol only falls back to it.
 func TestDownstreamEraIsNegotiated(t *testing.T) {
 	old, _ := faultySpec(t, "old", "ok")
+	lenient, _ := faultySpec(t, "old", "lenient")
 	cases := []struct {
 		name string
 		spec func(t *testing.T) ServerSpec
@@ -92,6 +93,8 @@ func TestDownstreamEraIsNegotiated(t *testing.T) {
 		{"a current server over HTTP pinned to the handshake", func(t *testing.T) ServerSpec { return modernHTTPSpec(t, ProtocolLegacy) },
 			"modern__echo", mcpgo.LATEST_LEGACY_PROTOCOL_VERSION},
 		{"a server of the older protocol", func(*testing.T) ServerSpec { return old },
+			"old__echo", mcpgo.LATEST_LEGACY_PROTOCOL_VERSION},
+		{"a server of the older protocol that answers server/discover with {}", func(*testing.T) ServerSpec { return lenient },
 			"old__echo", mcpgo.LATEST_LEGACY_PROTOCOL_VERSION},
 		{"an HTTP server of the older protocol", func(t *testing.T) ServerSpec { return modernHTTPSpec(t, "", "-older") },
 			"modern__echo", mcpgo.LATEST_LEGACY_PROTOCOL_VERSION},

@@ -127,11 +127,9 @@ func keepJSONRPCNotFound(req *http.Request, resp *http.Response) {
 }
 
 // checkDiscover turns a server/discover answer that names no supported
-// protocol version into the JSON-RPC error it amounts to. Some servers of
-// the older protocol answer any method they do not know with an empty
-// result; mcp-go would take that for a server of 2026-07-28 and never open
-// the GET stream such a server sends its notifications on. With the error,
-// mcp-go falls back to the initialize handshake.
+// protocol version into the JSON-RPC error it amounts to (see
+// namesAVersion); over HTTP, mcp-go would otherwise also never open the GET
+// stream such a server sends its notifications on.
 func checkDiscover(req *http.Request, resp *http.Response) error {
 	if req.Header.Get(mcpgo.HeaderMethod) != string(mcpgo.MethodServerDiscover) || resp.StatusCode != http.StatusOK {
 		return nil
@@ -151,11 +149,9 @@ func checkDiscover(req *http.Request, resp *http.Response) error {
 	resp.Body.Close()
 	var answer struct {
 		ID     json.RawMessage `json:"id"`
-		Result *struct {
-			SupportedVersions []string `json:"supportedVersions"`
-		} `json:"result"`
+		Result json.RawMessage `json:"result"`
 	}
-	if json.Unmarshal(body, &answer) == nil && answer.Result != nil && len(answer.Result.SupportedVersions) == 0 {
+	if json.Unmarshal(body, &answer) == nil && len(answer.Result) > 0 && !namesAVersion(answer.Result) {
 		if len(answer.ID) == 0 {
 			answer.ID = json.RawMessage("null")
 		}

@@ -220,11 +220,11 @@ func (t *stdioTransport) SendRequest(ctx context.Context, req transport.JSONRPCR
 	}
 	select {
 	case resp := <-answer:
-		return resp, nil
+		return checkedDiscover(req, resp), nil
 	case <-t.done:
 		select {
 		case resp := <-answer: // answered just before the stream ended
-			return resp, nil
+			return checkedDiscover(req, resp), nil
 		default:
 		}
 		forget()

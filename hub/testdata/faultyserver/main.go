@@ -15,6 +15,7 @@
 //	spawn       starts a grandchild (sleep 1000) that outlives it, and exits
 //	            on end of input, leaving the grandchild behind
 //	stubborn    ignores SIGTERM and end of input; only SIGKILL ends it
+//	lenient     answers every method it does not know with an empty result
 //
 // In every mode the ask tool sends the client a request of its choosing
 // (sampling/createMessage, elicitation/create, roots/list) and returns the
