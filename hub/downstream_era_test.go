@@ -2,7 +2,6 @@ package hub
 
 import (
 	"bufio"
-	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -16,6 +15,8 @@ import (
 
 	mcpgo "github.com/mark3labs/mcp-go/mcp"
 	mcpserver "github.com/mark3labs/mcp-go/server"
+
+	"github.com/toolhub/toolhub/internal/testenv"
 )
 
 func modernSpec(t *testing.T, protocol Protocol) ServerSpec {
@@ -323,7 +324,7 @@ func TestCurrentHTTPServerWithoutTools(t *testing.T) {
 func TestLegacyAskingIsExplained(t *testing.T) {
 	ts := httptest.NewServer(mcpserver.NewStreamableHTTPServer(askerServer()))
 	t.Cleanup(ts.Close)
-	logged := &lockedBuffer{}
+	logged := &testenv.Buffer{}
 	h, err := New([]ServerSpec{{Name: "asker", Transport: TransportHTTP, URL: ts.URL + "/mcp", Locality: LocalityLocal}},
 		Options{Logger: slog.New(slog.NewTextHandler(logged, nil)), ConnectTimeout: waitLimit, CallTimeout: waitLimit})
 	if err != nil {
@@ -346,61 +347,5 @@ func TestLegacyAskingIsExplained(t *testing.T) {
 	}
 	if got := strings.Count(logged.String(), `set \"protocol\": \"2025-11-25\"`); got != 1 {
 		t.Fatalf("advice logged %d times:\n%s", got, logged.String())
-	}
-}
-
-// lockedBuffer is a log destination safe for concurrent writes.
-type lockedBuffer struct {
-	mu  sync.Mutex
-	buf bytes.Buffer
-}
-
-func (b *lockedBuffer) Write(p []byte) (int, error) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.Write(p)
-}
-
-func (b *lockedBuffer) String() string {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.String()
-}
-
-// TestCurrentHTTPDownstreamRestartIsFollowed: when a 2026-07-28 HTTP
-// server goes away, its listen stream ends; the hub connects again once it
-// is back, and list changes of the new process arrive.
-func TestCurrentHTTPDownstreamRestartIsFollowed(t *testing.T) {
-	url, stop := startModernHTTP(t, "127.0.0.1:0")
-	h := startHub(t, ServerSpec{Name: "modern", Transport: TransportHTTP, URL: url, Locality: LocalityLocal})
-	first, _ := supervisor(t, h, "modern").currentConn()
-	stop()
-	addr := strings.TrimSuffix(strings.TrimPrefix(url, "http://"), "/mcp")
-	startModernHTTP(t, addr)
-	waitUntil(t, "a new connection", func() bool {
-		conn, st := supervisor(t, h, "modern").currentConn()
-		return conn != nil && conn != first && st.State == StateReady
-	}, func() string { return fmt.Sprintf("%+v", h.Servers()) })
-	testListChangesOn(t, h)
-}
-
-// TestCurrentDownstreamAsksEachCallerForItsOwnRoots: a 2026-07-28 server's
-// roots/list comes inside one call, so the client making that call answers
-// it, whoever answered before; with "clientRoots" too.
-func TestCurrentDownstreamAsksEachCallerForItsOwnRoots(t *testing.T) {
-	for _, clientRoots := range []bool{false, true} {
-		t.Run(fmt.Sprintf("clientRoots %v", clientRoots), func(t *testing.T) {
-			spec := modernSpec(t, "")
-			spec.ClientRoots = clientRoots
-			h := startHub(t, spec)
-			for _, name := range []string{"ada", "bob", "ada"} {
-				client := newFakeClient(name, allCapabilities())
-				client.setRoots("file:///home/" + name)
-				got := callText(t, h, WithClient(t.Context(), client), "modern__roots", nil)
-				if got != "file:///home/"+name {
-					t.Fatalf("%s's call saw roots %q", name, got)
-				}
-			}
-		})
 	}
 }

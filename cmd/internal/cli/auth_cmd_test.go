@@ -42,7 +42,7 @@ func startOAuthDemo(t *testing.T) string {
 // runWith runs the command line with g's config and browser.
 func runWith(t *testing.T, g globals, args ...string) (code int, stdout, stderr string) {
 	t.Helper()
-	var out, errOut lockedBuffer
+	var out, errOut testenv.Buffer
 	g.logLevel = "warn"
 	g.stdio = Stdio{In: strings.NewReader(""), Out: &out, Err: &errOut}
 	args = append([]string{"--config", g.configPath}, args...)

@@ -15,7 +15,7 @@ import (
 // and output.
 func run(t *testing.T, args ...string) (code int, stdout, stderr string) {
 	t.Helper()
-	var out, errOut lockedBuffer
+	var out, errOut testenv.Buffer
 	code = Main(context.Background(), args, Stdio{In: strings.NewReader(""), Out: &out, Err: &errOut})
 	return code, out.String(), errOut.String()
 }

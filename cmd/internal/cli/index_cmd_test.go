@@ -14,13 +14,15 @@ import (
 
 	"github.com/toolhub/toolhub/config"
 	"github.com/toolhub/toolhub/retriever"
+
+	"github.com/toolhub/toolhub/internal/testenv"
 )
 
 // runSub runs one top-level command built by newCmd, as Main would run it
 // under the root, and returns the exit status and output.
 func runSub(t *testing.T, newCmd func(*globals) *cobra.Command, configPath string, args ...string) (code int, stdout, stderr string) {
 	t.Helper()
-	var out, errOut lockedBuffer
+	var out, errOut testenv.Buffer
 	g := &globals{configPath: configPath, logLevel: "warn", stdio: Stdio{In: strings.NewReader(""), Out: &out, Err: &errOut}}
 	cmd := newCmd(g)
 	wrapArgs(cmd)
