@@ -6,6 +6,8 @@ import (
 	"encoding/json"
 	"errors"
 	"testing"
+
+	"github.com/toolhub/toolhub/internal/testenv"
 )
 
 // FuzzStdioMessages feeds arbitrary lines to a stdio connection: none may
@@ -31,7 +33,7 @@ func FuzzStdioMessages(f *testing.F) {
 	fake.fail(errors.New("the fake server is down"))
 	srv := testServer(f, fake, Options{MaxMessageBytes: 1 << 16})
 	f.Fuzz(func(t *testing.T, line []byte) {
-		out := &lockedBuffer{}
+		out := &testenv.Buffer{}
 		c := newStdioConn(srv, out, 1<<16)
 		ctx := srv.mcp.WithContext(context.Background(), c.session)
 		if bytes.ContainsRune(line, '\n') || len(bytes.TrimSpace(line)) == 0 {
@@ -39,7 +41,7 @@ func FuzzStdioMessages(f *testing.F) {
 		}
 		c.dispatch(ctx, line) // no workers wait: every request gets its own goroutine
 		c.spawned.Wait()
-		for _, written := range out.lines() {
+		for _, written := range outputLines(out) {
 			var msg struct {
 				JSONRPC string `json:"jsonrpc"`
 			}

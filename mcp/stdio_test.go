@@ -2,48 +2,36 @@ package mcp
 
 import (
 	"bufio"
-	"bytes"
 	"context"
 	"encoding/json"
 	"io"
-	"sync"
+	"strings"
 	"testing"
 
 	mcpclient "github.com/mark3labs/mcp-go/client"
 	transport "github.com/mark3labs/mcp-go/client/transport"
+
+	"github.com/toolhub/toolhub/internal/testenv"
 )
 
-// lockedBuffer records what the server writes to its stdout.
-type lockedBuffer struct {
-	mu  sync.Mutex
-	buf bytes.Buffer
-}
-
-func (b *lockedBuffer) Write(p []byte) (int, error) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.Write(p)
-}
-
-func (b *lockedBuffer) lines() [][]byte {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	var out [][]byte
-	sc := bufio.NewScanner(bytes.NewReader(b.buf.Bytes()))
+// outputLines splits what the server wrote to its stdout into lines.
+func outputLines(out *testenv.Buffer) [][]byte {
+	var lines [][]byte
+	sc := bufio.NewScanner(strings.NewReader(out.String()))
 	sc.Buffer(make([]byte, 1<<20), 16<<20)
 	for sc.Scan() {
-		out = append(out, append([]byte(nil), sc.Bytes()...))
+		lines = append(lines, append([]byte(nil), sc.Bytes()...))
 	}
-	return out
+	return lines
 }
 
 // stdioClient serves s over pipes and connects a client to it; the server
 // stops when the test ends.
-func stdioClient(t *testing.T, s *Server, opts ...mcpclient.ClientOption) (*mcpclient.Client, *lockedBuffer) {
+func stdioClient(t *testing.T, s *Server, opts ...mcpclient.ClientOption) (*mcpclient.Client, *testenv.Buffer) {
 	t.Helper()
 	clientIn, serverOut := io.Pipe()
 	serverIn, clientOut := io.Pipe()
-	seen := &lockedBuffer{}
+	seen := &testenv.Buffer{}
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan error, 1)
 	go func() { done <- s.ServeStdio(ctx, serverIn, io.MultiWriter(serverOut, seen)) }()
@@ -89,7 +77,7 @@ func TestServeStdio(t *testing.T) {
 	cancel() // mcp-go sends notifications/cancelled over stdio
 	expectLabel(t, fix.cancelled, "stdio-cancel", "cancellation")
 
-	for _, line := range seen.lines() {
+	for _, line := range outputLines(seen) {
 		var msg struct {
 			JSONRPC string `json:"jsonrpc"`
 		}
