@@ -120,7 +120,7 @@ func keepJSONRPCNotFound(req *http.Request, resp *http.Response) {
 		!mcpgo.IsModernProtocol(req.Header.Get(mcpgo.HeaderProtocolVersion)) {
 		return
 	}
-	if mediaType, _, _ := mime.ParseMediaType(resp.Header.Get("Content-Type")); mediaType != "application/json" {
+	if !isJSON(resp) {
 		return
 	}
 	resp.StatusCode, resp.Status = http.StatusOK, "200 OK"
@@ -134,7 +134,7 @@ func checkDiscover(req *http.Request, resp *http.Response) error {
 	if req.Header.Get(mcpgo.HeaderMethod) != string(mcpgo.MethodServerDiscover) || resp.StatusCode != http.StatusOK {
 		return nil
 	}
-	if mediaType, _, _ := mime.ParseMediaType(resp.Header.Get("Content-Type")); mediaType != "application/json" {
+	if !isJSON(resp) {
 		return nil
 	}
 	body, err := io.ReadAll(io.LimitReader(resp.Body, maxDiscoverBytes))
@@ -171,4 +171,11 @@ const maxDiscoverBytes = 1 << 20
 type readCloser struct {
 	io.Reader
 	io.Closer
+}
+
+// isJSON reports whether resp's body is a JSON document (not an event
+// stream).
+func isJSON(resp *http.Response) bool {
+	mediaType, _, _ := mime.ParseMediaType(resp.Header.Get("Content-Type"))
+	return mediaType == "application/json"
 }
