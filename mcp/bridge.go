@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"errors"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	mcpgo "github.com/mark3labs/mcp-go/mcp"
@@ -39,6 +40,7 @@ type exchange struct {
 	done chan struct{}      // closed when the downstream call has returned
 	res  *mcpgo.CallToolResult
 
+	next    atomic.Uint64 // numbers the requests asked
 	mu      sync.Mutex
 	pending map[string]*pendingInput // asked of the client, not yet answered
 	busy    bool                     // a client request is resuming the exchange

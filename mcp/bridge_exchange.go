@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"sort"
 	"strconv"
-	"sync/atomic"
 
 	mcpgo "github.com/mark3labs/mcp-go/mcp"
 
@@ -100,13 +99,19 @@ func (ex *exchange) forget(id string) {
 	delete(ex.pending, id)
 }
 
-// bridgeClient is the client of an exchange as the hub sees it: a
-// downstream's request is parked for the client's next retry instead of
-// being sent to it.
+// inputAsker holds a downstream's request for a 2026-07-28 client until
+// the client answers it: a parked exchange (the answer comes with the
+// client's retry) or a task (with tasks/update).
+type inputAsker interface {
+	ask(ctx context.Context, req mcpgo.InputRequest) (json.RawMessage, error)
+}
+
+// bridgeClient is the client of an exchange or a task as the hub sees it:
+// a downstream's request waits for the client's answer instead of being
+// sent to it.
 type bridgeClient struct {
-	ex   *exchange
-	caps hub.ClientCapabilities
-	next atomic.Uint64
+	asker inputAsker
+	caps  hub.ClientCapabilities
 }
 
 var _ hub.ClientRequester = (*bridgeClient)(nil)
@@ -141,7 +146,7 @@ func (c *bridgeClient) CreateMessage(ctx context.Context, params json.RawMessage
 	if err := json.Unmarshal(params, &p); err != nil {
 		return nil, fmt.Errorf("sampling/createMessage: decode params: %w", err)
 	}
-	return c.ask(ctx, mcpgo.NewSamplingInputRequest(p))
+	return c.asker.ask(ctx, mcpgo.NewSamplingInputRequest(p))
 }
 
 func (c *bridgeClient) Elicit(ctx context.Context, params json.RawMessage) (json.RawMessage, error) {
@@ -149,7 +154,7 @@ func (c *bridgeClient) Elicit(ctx context.Context, params json.RawMessage) (json
 	if err := json.Unmarshal(params, &p); err != nil {
 		return nil, fmt.Errorf("elicitation/create: decode params: %w", err)
 	}
-	return c.ask(ctx, mcpgo.NewElicitationInputRequest(p))
+	return c.asker.ask(ctx, mcpgo.NewElicitationInputRequest(p))
 }
 
 func (c *bridgeClient) ListRoots(context.Context) (json.RawMessage, error) {
@@ -157,24 +162,34 @@ func (c *bridgeClient) ListRoots(context.Context) (json.RawMessage, error) {
 }
 
 // ask parks one request until the client's retry answers it.
-func (c *bridgeClient) ask(ctx context.Context, req mcpgo.InputRequest) (json.RawMessage, error) {
-	p := &pendingInput{
-		id:     string(req.Method) + "-" + strconv.FormatUint(c.next.Add(1), 10),
-		req:    req,
-		answer: make(chan json.RawMessage, 1),
-	}
+func (ex *exchange) ask(ctx context.Context, req mcpgo.InputRequest) (json.RawMessage, error) {
+	p := newPendingInput(req, ex.next.Add(1))
 	select {
-	case c.ex.asks <- p:
+	case ex.asks <- p:
 	case <-ctx.Done():
-		return nil, fmt.Errorf("%s: the client did not answer: %w", req.Method, ctx.Err())
+		return nil, unanswered(req, ctx.Err())
 	}
 	select {
 	case raw := <-p.answer:
 		return raw, nil
 	case <-ctx.Done():
-		c.ex.forget(p.id)
-		return nil, fmt.Errorf("%s: the client did not answer: %w", req.Method, ctx.Err())
+		ex.forget(p.id)
+		return nil, unanswered(req, ctx.Err())
 	}
+}
+
+// newPendingInput is the n-th request a client is asked within one call
+// or task; its id names it in inputRequests.
+func newPendingInput(req mcpgo.InputRequest, n uint64) *pendingInput {
+	return &pendingInput{
+		id:     string(req.Method) + "-" + strconv.FormatUint(n, 10),
+		req:    req,
+		answer: make(chan json.RawMessage, 1),
+	}
+}
+
+func unanswered(req mcpgo.InputRequest, err error) error {
+	return fmt.Errorf("%s: the client did not answer: %w", req.Method, err)
 }
 
 // inputIDs lists the ids of input requests in order, for logs and tests.

@@ -17,7 +17,7 @@ func TestExchangeRounds(t *testing.T) {
 	b := newBridges(waitLimit)
 	cancelled := make(chan struct{})
 	ex := b.open("srv__tool", func() { close(cancelled) })
-	client := &bridgeClient{ex: ex, caps: modernCapabilities(&mcpgo.ClientCapabilities{Elicitation: &mcpgo.ElicitationCapability{}})}
+	client := &bridgeClient{asker: ex, caps: modernCapabilities(&mcpgo.ClientCapabilities{Elicitation: &mcpgo.ElicitationCapability{}})}
 
 	answered := make(chan string, 1)
 	go func() {

@@ -39,7 +39,7 @@ func (s *Server) forwardModern(ctx context.Context, name string, args json.RawMe
 	if info := mcpserver.RequestProtocolInfoFromContext(ctx); info != nil {
 		declared = info.ClientCapabilities
 	}
-	client := &bridgeClient{ex: ex, caps: modernCapabilities(declared)}
+	client := &bridgeClient{asker: ex, caps: modernCapabilities(declared)}
 	callCtx = hub.WithClient(callCtx, client)
 	start := func(hubToken string) {
 		ex.hubToken = hubToken

@@ -33,8 +33,8 @@ func (s *Server) conductorTools() []mcpserver.ServerTool {
 		return nil
 	}
 	return []mcpserver.ServerTool{
-		{Tool: orchestrateTool(), Handler: s.conductorHandler(conductor.ModeTools, "task")},
-		{Tool: researchTool(), Handler: s.conductorHandler(conductor.ModeResearch, "question")},
+		{Tool: orchestrateTool(), Handler: s.conductorHandler(OrchestrateToolName)},
+		{Tool: researchTool(), Handler: s.conductorHandler(ResearchToolName)},
 	}
 }
 
@@ -43,7 +43,8 @@ func (s *Server) conductorTools() []mcpserver.ServerTool {
 // token, and returns the answer with the structured trace. Every progress
 // notification is sent before the result. A call made as an MCP task runs
 // the same way, its steps read with tasks/get instead (asTask).
-func (s *Server) conductorHandler(mode conductor.Mode, textArg string) mcpserver.ToolHandlerFunc {
+func (s *Server) conductorHandler(tool string) mcpserver.ToolHandlerFunc {
+	mode, textArg, _ := episodeMode(tool)
 	return func(ctx context.Context, req mcpgo.CallToolRequest) (*mcpgo.CallToolResult, error) {
 		runID, token := conductor.NewRunID(), progressToken(req)
 		if req.Params.Task != nil {
@@ -52,26 +53,45 @@ func (s *Server) conductorHandler(mode conductor.Mode, textArg string) mcpserver
 			defer end()
 			token = nil // a task's steps are read with tasks/get
 		}
-		creq, err := episodeRequest(req, mode, textArg, s.opts.MaxTaskBytes)
-		if err != nil {
-			return mcpgo.NewToolResultError(err.Error()), nil
-		}
-		creq.RunID = runID
-		ctx = s.withClient(ctx)
-		stop := s.followRun(ctx, creq.RunID, token)
-		run, err := s.opts.Conductor.Run(ctx, creq)
-		stop()
-		if run == nil {
-			if err == nil {
-				err = errNoRun
-			}
-			return mcpgo.NewToolResultError(userMessage("the episode could not run", err)), nil
-		}
-		trace := NewTrace(run)
-		res := mcpgo.NewToolResultStructured(trace, trace.Summary())
-		res.IsError = run.Status != conductor.RunAnswered
-		return res, nil
+		return s.runEpisode(s.withClient(ctx), req, mode, textArg, runID, token), nil
 	}
+}
+
+// runEpisode runs one conductor call as runID and returns its answer with
+// the structured trace; its steps go out as progress under token, when
+// given. The hub reaches the calling client through ctx.
+func (s *Server) runEpisode(ctx context.Context, req mcpgo.CallToolRequest, mode conductor.Mode, textArg, runID string,
+	token mcpgo.ProgressToken,
+) *mcpgo.CallToolResult {
+	creq, err := episodeRequest(req, mode, textArg, s.opts.MaxTaskBytes)
+	if err != nil {
+		return mcpgo.NewToolResultError(err.Error())
+	}
+	creq.RunID = runID
+	stop := s.followRun(ctx, creq.RunID, token)
+	run, err := s.opts.Conductor.Run(ctx, creq)
+	stop()
+	if run == nil {
+		if err == nil {
+			err = errNoRun
+		}
+		return mcpgo.NewToolResultError(userMessage("the episode could not run", err))
+	}
+	trace := NewTrace(run)
+	res := mcpgo.NewToolResultStructured(trace, trace.Summary())
+	res.IsError = run.Status != conductor.RunAnswered
+	return res
+}
+
+// episodeMode is the mode and text argument of a conductor tool.
+func episodeMode(tool string) (conductor.Mode, string, bool) {
+	switch tool {
+	case OrchestrateToolName:
+		return conductor.ModeTools, "task", true
+	case ResearchToolName:
+		return conductor.ModeResearch, "question", true
+	}
+	return "", "", false
 }
 
 // followRun sends the run's steps as progress notifications while it runs,

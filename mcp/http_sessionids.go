@@ -95,16 +95,7 @@ func writeRPCError(w http.ResponseWriter, status int, id json.RawMessage, code i
 	if len(id) == 0 {
 		id = json.RawMessage("null")
 	}
-	out, err := json.Marshal(struct {
-		JSONRPC string                    `json:"jsonrpc"`
-		ID      json.RawMessage           `json:"id"`
-		Error   mcpgo.JSONRPCErrorDetails `json:"error"`
-	}{mcpgo.JSONRPC_VERSION, id, mcpgo.NewJSONRPCErrorDetails(code, msg, nil)})
-	if err != nil {
-		http.Error(w, msg, status)
-		return
-	}
 	w.Header().Set("Content-Type", "application/json")
 	w.WriteHeader(status)
-	_, _ = w.Write(out)
+	_, _ = w.Write(rpcError(id, code, msg))
 }

@@ -11,29 +11,12 @@ import (
 	"github.com/toolhub/toolhub/internal/testenv"
 )
 
-// nodeScript runs one of the interop scripts with the Node of .tools. The
-// scripts import the SDKs installed there, and Node resolves an import from
-// the importing file, so the scripts are copied under .tools/run first.
+// nodeScript runs one of the interop scripts with the Node of .tools,
+// beside the checks it imports.
 func nodeScript(script string) func(t *testing.T) []string {
 	return func(t *testing.T) []string {
 		t.Helper()
-		node := testenv.NPMBin(t, "node")
-		root := testenv.RepoRoot(t)
-		dir, err := os.MkdirTemp(filepath.Join(root, ".tools", "run"), "interop-")
-		if err != nil {
-			t.Fatal(err)
-		}
-		t.Cleanup(func() { _ = os.RemoveAll(dir) })
-		for _, name := range []string{"checks.mjs", script} {
-			data, err := os.ReadFile(filepath.Join(root, "mcp", "testdata", "interop", name))
-			if err != nil {
-				t.Fatal(err)
-			}
-			if err := os.WriteFile(filepath.Join(dir, name), data, 0o600); err != nil {
-				t.Fatal(err)
-			}
-		}
-		return []string{node, filepath.Join(dir, script)}
+		return testenv.NodeScript(t, filepath.Join("mcp", "testdata", "interop"), script, "checks.mjs")
 	}
 }
 

@@ -66,6 +66,9 @@ type Options struct {
 	Events    Events
 	// MaxTaskBytes caps one task's text (default DefaultMaxTaskBytes).
 	MaxTaskBytes int
+	// TaskTTL is how long a task of the 2026-07-28 Tasks extension and its
+	// result are kept (default DefaultModernTaskTTL).
+	TaskTTL time.Duration
 	// BridgeIdle is how long a call of a 2026-07-28 client that waits for
 	// the client's input (an InputRequiredResult) is kept for its retry
 	// (default DefaultBridgeIdle).
@@ -87,6 +90,9 @@ type Server struct {
 	subs    clientSubscriptions
 	index   indexCache
 	tasks   *taskBoard
+
+	modernTasks *modernTasks
+	taskRuns    sync.WaitGroup // the episodes of modernTasks
 
 	surface   surfaceState
 	resources resourceSurface
@@ -116,6 +122,8 @@ func NewServer(cat Catalog, opts Options) (*Server, error) {
 		kick:    make(chan struct{}, 1),
 		done:    make(chan struct{}),
 		tasks:   newTaskBoard(),
+
+		modernTasks: newModernTasks(opts.TaskTTL),
 	}
 	hooks := &mcpserver.Hooks{}
 	s.levels.register(hooks)
@@ -201,6 +209,8 @@ func (s *Server) Close() {
 		}
 		s.stopWatch()
 		s.bridges.closeAll()
+		s.modernTasks.closeAll()
+		s.taskRuns.Wait()
 		close(s.done)
 		s.wg.Wait()
 	})

@@ -155,6 +155,10 @@ func (c *stdioConn) dispatch(ctx context.Context, line []byte) {
 		}
 		c.handle(ctx, line)
 	default:
+		if reply, _, ok := c.s.modernTaskReply(ctx, ctx, line); ok {
+			c.writeLine(reply)
+			return
+		}
 		if call, ok := c.shortCall(env); ok {
 			c.run(func() { c.serveShortCall(ctx, env.ID, call) })
 			return

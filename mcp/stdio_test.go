@@ -29,20 +29,8 @@ func outputLines(out *testenv.Buffer) [][]byte {
 // stops when the test ends.
 func stdioClient(t *testing.T, s *Server, opts ...mcpclient.ClientOption) (*mcpclient.Client, *testenv.Buffer) {
 	t.Helper()
-	clientIn, serverOut := io.Pipe()
-	serverIn, clientOut := io.Pipe()
 	seen := &testenv.Buffer{}
-	ctx, cancel := context.WithCancel(context.Background())
-	done := make(chan error, 1)
-	go func() { done <- s.ServeStdio(ctx, serverIn, io.MultiWriter(serverOut, seen)) }()
-	t.Cleanup(func() {
-		cancel()
-		clientOut.Close()
-		if err := <-done; err != nil {
-			t.Errorf("ServeStdio: %v", err)
-		}
-		serverOut.Close()
-	})
+	clientIn, clientOut := serveStdioPipes(t, s, seen)
 	c := mcpclient.NewClient(transport.NewIO(clientIn, clientOut, nil), opts...)
 	initClient(t, c, clientOptions{legacy: true})
 	return c, seen
@@ -85,4 +73,28 @@ func TestServeStdio(t *testing.T) {
 			t.Errorf("stdout carried a line that is not a JSON-RPC message: %q", line)
 		}
 	}
+}
+
+// serveStdioPipes serves s over pipes until the test ends, copying what it
+// writes to seen when given, and returns the client's ends.
+func serveStdioPipes(t *testing.T, s *Server, seen io.Writer) (io.Reader, io.WriteCloser) {
+	t.Helper()
+	clientIn, serverOut := io.Pipe()
+	serverIn, clientOut := io.Pipe()
+	var out io.Writer = serverOut
+	if seen != nil {
+		out = io.MultiWriter(serverOut, seen)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() { done <- s.ServeStdio(ctx, serverIn, out) }()
+	t.Cleanup(func() {
+		cancel()
+		clientOut.Close()
+		if err := <-done; err != nil {
+			t.Errorf("ServeStdio: %v", err)
+		}
+		serverOut.Close()
+	})
+	return clientIn, clientOut
 }

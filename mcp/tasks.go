@@ -6,6 +6,8 @@ import (
 
 	mcpgo "github.com/mark3labs/mcp-go/mcp"
 	mcpserver "github.com/mark3labs/mcp-go/server"
+
+	"github.com/toolhub/toolhub/conductor"
 )
 
 // TaskTraceMetaKey is the _meta key of a tasks/get result that carries the
@@ -43,9 +45,37 @@ type taskRun struct {
 	runID     string
 	cancel    context.CancelFunc // nil until the handler starts
 	cancelled bool
-	steps     []TraceStep
-	shown     int    // steps reported, observations left out
-	latest    string // the last reported step's message
+	trace     stepTrace
+}
+
+// stepTrace is what a task's episode has done so far: every step in its
+// trace form, and the message of the latest one a client is shown
+// (observations are not), numbered as the progress notifications are.
+// Safe for concurrent use.
+type stepTrace struct {
+	mu     sync.Mutex
+	steps  []TraceStep
+	shown  int
+	latest string
+}
+
+// add records one step as it is published.
+func (tr *stepTrace) add(step conductor.Step) {
+	tr.mu.Lock()
+	defer tr.mu.Unlock()
+	tr.steps = append(tr.steps, traceStep(step))
+	if step.Kind != conductor.StepObservation {
+		tr.shown++
+		tr.latest = StepMessage(tr.shown, step)
+	}
+}
+
+// view is the latest step's message ("" before the first) and a copy of
+// the steps so far.
+func (tr *stepTrace) view() (latest string, steps []TraceStep) {
+	tr.mu.Lock()
+	defer tr.mu.Unlock()
+	return tr.latest, append([]TraceStep{}, tr.steps...)
 }
 
 func newTaskBoard() *taskBoard {
@@ -138,8 +168,9 @@ func (b *taskBoard) describe(t *mcpgo.Task, res *mcpgo.Result) {
 	if !ok || r.runID == "" {
 		return
 	}
-	if r.latest != "" {
-		t.StatusMessage = r.latest
+	latest, steps := r.trace.view()
+	if latest != "" {
+		t.StatusMessage = latest
 	}
 	if res == nil {
 		return
@@ -147,8 +178,5 @@ func (b *taskBoard) describe(t *mcpgo.Task, res *mcpgo.Result) {
 	if res.Meta == nil {
 		res.Meta = &mcpgo.Meta{}
 	}
-	if res.Meta.AdditionalFields == nil {
-		res.Meta.AdditionalFields = map[string]any{}
-	}
-	res.Meta.AdditionalFields[TaskTraceMetaKey] = TaskTrace{RunID: r.runID, Steps: append([]TraceStep{}, r.steps...)}
+	res.Meta.SetMetaField(TaskTraceMetaKey, TaskTrace{RunID: r.runID, Steps: steps})
 }

@@ -14,8 +14,10 @@ import (
 // taskOptions declare tasks (tools/call, tasks/list, tasks/cancel) when
 // the server has a conductor, and join the board to mcp-go's task
 // lifecycle: creation, cancellation, the end of a session, and the
-// tasks/get and tasks/list answers, which get the latest step. A request
-// of protocol 2026-07-28 asking for a task is served synchronously.
+// tasks/get and tasks/list answers, which get the latest step. They also
+// declare the 2026-07-28 Tasks extension, which toolhub serves itself
+// (tasks_modern_front.go); a request of that protocol asking for a task
+// the 2025-11-25 way is served synchronously.
 func (s *Server) taskOptions(hooks *mcpserver.Hooks) []mcpserver.ServerOption {
 	if s.opts.Conductor == nil {
 		return nil
@@ -46,6 +48,7 @@ func (s *Server) taskOptions(hooks *mcpserver.Hooks) []mcpserver.ServerOption {
 		}
 	})
 	return []mcpserver.ServerOption{
+		mcpserver.WithExtensions(map[string]any{TasksExtension: map[string]any{}}),
 		mcpserver.WithTaskCapabilities(true, true, true),
 		mcpserver.WithTaskHooks(th),
 	}
@@ -77,7 +80,7 @@ func (s *Server) asTask(ctx context.Context, req mcpgo.CallToolRequest, runID st
 		// the episode's result after that, so it ends then too.
 		stopTTL = time.AfterFunc(time.Duration(*ttl)*time.Millisecond, cancel).Stop
 	}
-	stopFollow := s.followTask(r, runID)
+	stopFollow := s.followTask(&r.trace, runID)
 	s.tasks.start(r, runID, cancel)
 	return ctx, func() {
 		stopTTL()
@@ -87,25 +90,14 @@ func (s *Server) asTask(ctx context.Context, req mcpgo.CallToolRequest, runID st
 	}
 }
 
-// followTask records the run's steps on r as they are published: each in
-// its trace form, and the message of the latest one a client is shown
-// (observations are not), numbered as the progress notifications are.
-func (s *Server) followTask(r *taskRun, runID string) (stop func()) {
+// followTask records the run's steps in tr as they are published.
+func (s *Server) followTask(tr *stepTrace, runID string) (stop func()) {
 	if s.opts.Events == nil {
 		return func() {}
 	}
-	b := s.tasks
 	stopFollow, dropped := s.opts.Events.Follow(events.Filter{Mask: events.RunStep, Subject: runID}, func(e events.Event) {
-		step, ok := e.Data.(conductor.Step)
-		if !ok {
-			return
-		}
-		b.mu.Lock()
-		defer b.mu.Unlock()
-		r.steps = append(r.steps, traceStep(step))
-		if step.Kind != conductor.StepObservation {
-			r.shown++
-			r.latest = StepMessage(r.shown, step)
+		if step, ok := e.Data.(conductor.Step); ok {
+			tr.add(step)
 		}
 	})
 	return func() {
@@ -117,5 +109,6 @@ func (s *Server) followTask(r *taskRun, runID string) (stop func()) {
 }
 
 func isConductorTool(name string) bool {
-	return name == OrchestrateToolName || name == ResearchToolName
+	_, _, ok := episodeMode(name)
+	return ok
 }

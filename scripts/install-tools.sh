@@ -13,6 +13,7 @@ want=(
   @modelcontextprotocol/inspector@2.12.0
   @modelcontextprotocol/sdk@1.32.2
   @modelcontextprotocol/client@2.4.0
+  @modelcontextprotocol/ext-tasks@0.2.2
   @modelcontextprotocol/server-basic-vanillajs@2.0.3
   @modelcontextprotocol/server-everything@2026.8.31
   @modelcontextprotocol/server-filesystem@2026.8.31

@@ -143,3 +143,29 @@ func parentOf(pid int) (int, bool) {
 	}
 	return 0, false
 }
+
+// NodeScript returns the command line that runs a Node script with the
+// Node of .tools: files (the script first, then the modules it imports)
+// are copied from dir, relative to the repository root, into a folder
+// under .tools/run, since Node resolves the npm packages a script imports
+// from the script's own place. The folder is removed when the test ends.
+func NodeScript(t testing.TB, dir string, files ...string) []string {
+	t.Helper()
+	node := NPMBin(t, "node")
+	root := RepoRoot(t)
+	run, err := os.MkdirTemp(filepath.Join(root, ".tools", "run"), "script-")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = os.RemoveAll(run) })
+	for _, name := range files {
+		data, err := os.ReadFile(filepath.Join(root, dir, name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(run, name), data, 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return []string{node, filepath.Join(run, files[0])}
+}

@@ -1,0 +1,195 @@
+package mcp
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"time"
+
+	mcpgo "github.com/mark3labs/mcp-go/mcp"
+
+	"github.com/toolhub/toolhub/conductor"
+	"github.com/toolhub/toolhub/hub"
+)
+
+// taskMessage is the part of a request the Tasks extension's front door
+// reads.
+type taskMessage struct {
+	ID     json.RawMessage `json:"id"`
+	Method string          `json:"method"`
+	Params struct {
+		Meta           *mcpgo.Meta                `json:"_meta"`
+		Name           string                     `json:"name"`
+		TaskID         string                     `json:"taskId"`
+		InputResponses map[string]json.RawMessage `json:"inputResponses"`
+	} `json:"params"`
+}
+
+var (
+	tasksMethodPrefix = []byte(`"tasks/`)
+	tasksExtensionKey = []byte(TasksExtension)
+)
+
+// modernTaskReply answers a 2026-07-28 request of the Tasks extension:
+// an orchestrate or research call from a client that declares the
+// extension (it starts a task and is answered with its handle), and
+// tasks/get, tasks/update and tasks/cancel. It reports false for every
+// other message, which goes on to mcp-go. lifetime, when not nil, ends
+// the tasks started here when it ends (a stdio connection's); over HTTP
+// a task outlives the request that started it. The reply comes with the
+// HTTP status the protocol gives it.
+func (s *Server) modernTaskReply(ctx, lifetime context.Context, body []byte) ([]byte, int, bool) {
+	if s.opts.Conductor == nil || !(bytes.Contains(body, tasksMethodPrefix) || bytes.Contains(body, tasksExtensionKey)) {
+		return nil, 0, false
+	}
+	var msg taskMessage
+	if json.Unmarshal(body, &msg) != nil || len(msg.ID) == 0 || !mcpgo.IsModernProtocol(msg.Params.Meta.ProtocolVersion()) {
+		return nil, 0, false
+	}
+	switch msg.Method {
+	case string(mcpgo.MethodToolsCall):
+		t, ok := s.startModernTask(ctx, lifetime, msg, body)
+		if !ok {
+			return nil, 0, false
+		}
+		return rpcResult(msg.ID, t.handle(s.implementation())), http.StatusOK, true
+	case string(mcpgo.MethodTasksGet), "tasks/update", string(mcpgo.MethodTasksCancel):
+		reply, status := s.taskRequest(msg)
+		return reply, status, true
+	}
+	return nil, 0, false
+}
+
+// taskRequest answers tasks/get, tasks/update or tasks/cancel.
+func (s *Server) taskRequest(msg taskMessage) ([]byte, int) {
+	t := s.modernTasks.get(msg.Params.TaskID)
+	if t == nil {
+		return rpcError(msg.ID, mcpgo.INVALID_PARAMS, fmt.Sprintf("no task %q: it was never created here, "+
+			"or its time to live has passed", msg.Params.TaskID)), http.StatusBadRequest
+	}
+	done := struct {
+		ResultType mcpgo.ResultType `json:"resultType"`
+		Meta       *mcpgo.Meta      `json:"_meta"`
+	}{mcpgo.ResultTypeComplete, serverMeta(s.implementation())}
+	switch msg.Method {
+	case "tasks/update":
+		if msg.Params.InputResponses == nil {
+			return rpcError(msg.ID, mcpgo.INVALID_PARAMS, "tasks/update needs params.inputResponses, "+
+				"an object of answers by input request key"), http.StatusBadRequest
+		}
+		t.answer(msg.Params.InputResponses)
+		return rpcResult(msg.ID, done), http.StatusOK
+	case string(mcpgo.MethodTasksCancel):
+		if !t.stop() {
+			return rpcError(msg.ID, mcpgo.INVALID_PARAMS, fmt.Sprintf("task %s has already ended (%s)",
+				t.id, t.currentStatus())), http.StatusBadRequest
+		}
+		return rpcResult(msg.ID, done), http.StatusOK
+	}
+	return rpcResult(msg.ID, t.detailed(s.implementation())), http.StatusOK
+}
+
+// startModernTask starts the episode of a conductor call from a client
+// that declared the Tasks extension. It reports false, starting nothing,
+// for any other call, for arguments the call refuses at once (it answers
+// them as an ordinary call does) and when the store is full (the call
+// then runs as an ordinary call).
+func (s *Server) startModernTask(ctx, lifetime context.Context, msg taskMessage, body []byte) (*modernTask, bool) {
+	mode, textArg, ok := episodeMode(msg.Params.Name)
+	declared := msg.Params.Meta.ClientCapabilities()
+	if !ok || declared == nil || declared.Extensions[TasksExtension] == nil {
+		return nil, false
+	}
+	var req mcpgo.CallToolRequest
+	if json.Unmarshal(body, &req) != nil {
+		return nil, false
+	}
+	if _, err := episodeRequest(req, mode, textArg, s.opts.MaxTaskBytes); err != nil {
+		return nil, false
+	}
+	now := time.Now()
+	runCtx, cancel := context.WithCancel(context.WithoutCancel(ctx))
+	t := &modernTask{id: newTaskID(), created: now, updated: now, ttl: s.modernTasks.ttl, runID: conductor.NewRunID(),
+		cancel: cancel, status: taskWorking, pending: map[string]*pendingInput{}}
+	if !s.modernTasks.add(t) {
+		cancel()
+		s.log.Warn("too many tasks kept; a call that asked for one runs as an ordinary call", "limit", maxModernTasks)
+		return nil, false
+	}
+	unbind := func() bool { return false }
+	if lifetime != nil {
+		unbind = context.AfterFunc(lifetime, func() { t.stop() })
+	}
+	runCtx = hub.WithClient(runCtx, &bridgeClient{asker: t, caps: modernCapabilities(declared)})
+	s.taskRuns.Go(func() {
+		defer unbind()
+		s.runModernTask(runCtx, t, req, mode, textArg)
+	})
+	return t, true
+}
+
+// runModernTask runs the task's episode and records its result; a panic
+// fails the task rather than the server.
+func (s *Server) runModernTask(ctx context.Context, t *modernTask, req mcpgo.CallToolRequest, mode conductor.Mode, textArg string) {
+	defer t.cancel()
+	defer func() {
+		if r := recover(); r != nil {
+			s.log.Error("a task's episode panicked", "task", t.id, "panic", r)
+			t.mu.Lock()
+			t.fail(mcpgo.INTERNAL_ERROR, fmt.Sprintf("internal error: %v", r))
+			t.mu.Unlock()
+		}
+	}()
+	stopFollow := s.followTask(&t.trace, t.runID)
+	res := s.runEpisode(ctx, req, mode, textArg, t.runID, nil)
+	stopFollow()
+	t.complete(res)
+}
+
+// serveModernTasks answers the Tasks extension's requests over HTTP
+// (modernTaskReply) and passes every other request on.
+func (s *Server) serveModernTasks(next http.Handler) http.Handler {
+	if s.opts.Conductor == nil {
+		return next
+	}
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.Method == http.MethodPost {
+			if reply, status, ok := s.modernTaskReply(r.Context(), nil, readBody(r)); ok {
+				w.Header().Set("Content-Type", "application/json")
+				w.WriteHeader(status)
+				_, _ = w.Write(reply)
+				return
+			}
+		}
+		next.ServeHTTP(w, r)
+	})
+}
+
+// implementation is how the server names itself in results.
+func (s *Server) implementation() mcpgo.Implementation {
+	return mcpgo.Implementation{Name: s.opts.Name, Version: s.opts.Version}
+}
+
+// rpcResult and rpcError encode one JSON-RPC answer to id.
+func rpcResult(id json.RawMessage, result any) []byte {
+	out, err := json.Marshal(struct {
+		JSONRPC string          `json:"jsonrpc"`
+		ID      json.RawMessage `json:"id"`
+		Result  any             `json:"result"`
+	}{mcpgo.JSONRPC_VERSION, id, result})
+	if err != nil {
+		return rpcError(id, mcpgo.INTERNAL_ERROR, "encoding the result failed: "+err.Error())
+	}
+	return out
+}
+
+func rpcError(id json.RawMessage, code int, message string) []byte {
+	out, _ := json.Marshal(struct {
+		JSONRPC string                    `json:"jsonrpc"`
+		ID      json.RawMessage           `json:"id"`
+		Error   mcpgo.JSONRPCErrorDetails `json:"error"`
+	}{mcpgo.JSONRPC_VERSION, id, mcpgo.NewJSONRPCErrorDetails(code, message, nil)})
+	return out
+}
