@@ -45,7 +45,7 @@ func (s *Server) modernTaskReply(ctx, lifetime context.Context, body []byte) ([]
 		return nil, 0, false
 	}
 	var msg taskMessage
-	if json.Unmarshal(body, &msg) != nil || len(msg.ID) == 0 || !mcpgo.IsModernProtocol(msg.Params.Meta.ProtocolVersion()) {
+	if json.Unmarshal(body, &msg) != nil || !requestID(msg.ID) || !mcpgo.IsModernProtocol(msg.Params.Meta.ProtocolVersion()) {
 		return nil, 0, false
 	}
 	switch msg.Method {
@@ -60,6 +60,11 @@ func (s *Server) modernTaskReply(ctx, lifetime context.Context, body []byte) ([]
 		return reply, status, true
 	}
 	return nil, 0, false
+}
+
+// requestID reports whether id is a request's id: a string or a number.
+func requestID(id json.RawMessage) bool {
+	return len(id) > 0 && (id[0] == '"' || id[0] == '-' || (id[0] >= '0' && id[0] <= '9'))
 }
 
 // taskRequest answers tasks/get, tasks/update or tasks/cancel.
