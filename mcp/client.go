@@ -23,6 +23,11 @@ type sessionClient struct {
 	// within derives the context a request to the client runs under: the
 	// values of the client's request, ended by ctx or by that request.
 	within func(ctx context.Context) (context.Context, context.CancelFunc)
+	// relatedTask is the task (of 2025-11-25) the request runs as, "" for
+	// none: an elicitation made for it names it in its _meta, as that
+	// revision asks, so that the client can tell it from the requests of
+	// its other calls. (mcp-go's sampling params carry no _meta.)
+	relatedTask string
 }
 
 var _ hub.ClientRequester = (*sessionClient)(nil)
@@ -90,6 +95,12 @@ func (c *sessionClient) Elicit(ctx context.Context, params json.RawMessage) (jso
 	req.Method = string(mcpgo.MethodElicitationCreate)
 	if err := json.Unmarshal(params, &req.Params); err != nil {
 		return nil, fmt.Errorf("elicitation/create: decode params: %w", err)
+	}
+	if c.relatedTask != "" {
+		if req.Params.Meta == nil {
+			req.Params.Meta = &mcpgo.Meta{}
+		}
+		req.Params.Meta.SetMetaField(mcpgo.RelatedTaskMetaKey, mcpgo.RelatedTaskMeta(c.relatedTask))
 	}
 	ctx, cancel := c.within(ctx)
 	defer cancel()

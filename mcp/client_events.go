@@ -41,6 +41,7 @@ var _ hub.BetweenCalls = (*sessionClient)(nil)
 func (c *sessionClient) BetweenCalls() hub.ClientRequester {
 	between := *c
 	between.within = sessionOnly(c.srv, c.session)
+	between.relatedTask = "" // asked outside the call, for no task
 	return &between
 }
 

@@ -8,6 +8,7 @@ import (
 
 	"github.com/toolhub/toolhub/conductor"
 	"github.com/toolhub/toolhub/events"
+	"github.com/toolhub/toolhub/hub"
 )
 
 // Conductor runs orchestration episodes. The orchestrate and research tools
@@ -46,14 +47,18 @@ func (s *Server) conductorTools() []mcpserver.ServerTool {
 func (s *Server) conductorHandler(tool string) mcpserver.ToolHandlerFunc {
 	mode, textArg, _ := episodeMode(tool)
 	return func(ctx context.Context, req mcpgo.CallToolRequest) (*mcpgo.CallToolResult, error) {
-		runID, token := conductor.NewRunID(), progressToken(req)
+		runID, token, taskID := conductor.NewRunID(), progressToken(req), ""
 		if req.Params.Task != nil {
 			var end func()
-			ctx, end = s.asTask(ctx, req, runID)
+			ctx, taskID, end = s.asTask(ctx, req, runID)
 			defer end()
 			token = nil // a task's steps are read with tasks/get
 		}
-		return s.runEpisode(s.withClient(ctx), req, mode, textArg, runID, token), nil
+		ctx = s.withClient(ctx)
+		if c, ok := hub.ClientFrom(ctx).(*sessionClient); ok {
+			c.relatedTask = taskID
+		}
+		return s.runEpisode(ctx, req, mode, textArg, runID, token), nil
 	}
 }
 

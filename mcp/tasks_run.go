@@ -55,8 +55,8 @@ func (s *Server) taskOptions(hooks *mcpserver.Hooks) []mcpserver.ServerOption {
 }
 
 // asTask prepares a conductor call that runs as an MCP task: it returns
-// the context the episode runs under and end, to call when the handler
-// returns. A call that is not a task keeps ctx.
+// the context the episode runs under, the task's id and end, to call when
+// the handler returns. A call that is not a task keeps ctx.
 //
 // mcp-go runs a task's handler on the context of the tools/call request,
 // which it ends as soon as it has answered with the task. The episode
@@ -64,14 +64,14 @@ func (s *Server) taskOptions(hooks *mcpserver.Hooks) []mcpserver.ServerOption {
 // tasks/cancel and the end of the client's session cancel through the
 // board, and the task's TTL ends. While it runs, its steps are collected
 // for tasks/get.
-func (s *Server) asTask(ctx context.Context, req mcpgo.CallToolRequest, runID string) (context.Context, func()) {
+func (s *Server) asTask(ctx context.Context, req mcpgo.CallToolRequest, runID string) (context.Context, string, func()) {
 	if req.Params.Task == nil {
-		return ctx, func() {}
+		return ctx, "", func() {}
 	}
 	r, ok := s.tasks.claim(ctx)
 	if !ok {
 		s.log.Warn("a task's call has no task on record; it runs on the request's context", "run", runID)
-		return ctx, func() {}
+		return ctx, "", func() {}
 	}
 	ctx, cancel := context.WithCancel(context.WithoutCancel(ctx))
 	stopTTL := func() bool { return false }
@@ -82,7 +82,7 @@ func (s *Server) asTask(ctx context.Context, req mcpgo.CallToolRequest, runID st
 	}
 	stopFollow := s.followTask(&r.trace, runID)
 	s.tasks.start(r, runID, cancel)
-	return ctx, func() {
+	return ctx, r.id, func() {
 		stopTTL()
 		stopFollow()
 		s.tasks.finish(r)

@@ -19,10 +19,10 @@ import (
 	"github.com/toolhub/toolhub/mcp"
 )
 
-// tasksV2Outcome is what mcp/testdata/interop/tasks-v2.mjs prints: the
+// tasksOutcome is what mcp/testdata/interop/tasks.mjs prints: the
 // official TypeScript client (2026-07-28) driving a task through the
 // Tasks extension's own client library.
-type tasksV2Outcome struct {
+type tasksOutcome struct {
 	Created  *string               `json:"created"`
 	Statuses []string              `json:"statuses"`
 	Messages []string              `json:"messages"`
@@ -32,11 +32,11 @@ type tasksV2Outcome struct {
 	Error    *string               `json:"error"`
 }
 
-// runTasksV2 runs the script against target ("http URL" or "stdio
+// runTasks runs the script against target ("http URL" or "stdio
 // COMMAND ARGS...") with env added.
-func runTasksV2(t *testing.T, env []string, target ...string) tasksV2Outcome {
+func runTasks(t *testing.T, env []string, target ...string) tasksOutcome {
 	t.Helper()
-	argv := append(testenv.NodeScript(t, filepath.Join("mcp", "testdata", "interop"), "tasks-v2.mjs"), target...)
+	argv := append(testenv.NodeScript(t, filepath.Join("mcp", "testdata", "interop"), "tasks.mjs"), target...)
 	ctx, cancel := context.WithTimeout(t.Context(), 2*time.Minute)
 	defer cancel()
 	cmd := exec.CommandContext(ctx, argv[0], argv[1:]...)
@@ -45,11 +45,11 @@ func runTasksV2(t *testing.T, env []string, target ...string) tasksV2Outcome {
 	cmd.Stderr = &stderr
 	out, err := cmd.Output()
 	if err != nil {
-		t.Fatalf("tasks-v2.mjs: %v\nstdout: %s\nstderr: %s", err, out, stderr.String())
+		t.Fatalf("tasks.mjs: %v\nstdout: %s\nstderr: %s", err, out, stderr.String())
 	}
-	var o tasksV2Outcome
+	var o tasksOutcome
 	if err := json.Unmarshal(out, &o); err != nil {
-		t.Fatalf("tasks-v2.mjs printed %q: %v\nstderr: %s", out, err, stderr.String())
+		t.Fatalf("tasks.mjs printed %q: %v\nstderr: %s", out, err, stderr.String())
 	}
 	t.Logf("statuses %v, messages %q, inputs %v, %d updates", o.Statuses, o.Messages, o.Inputs, o.Updates)
 	return o
@@ -77,13 +77,22 @@ func waitForTool(t *testing.T, e *conductorEnv, name string) {
 	t.Fatalf("%s never appeared in the hub's tools", name)
 }
 
-// An orchestrate task from the official TypeScript client of 2026-07-28,
-// over HTTP and over stdio: the episode calls server-everything's
-// elicitation tool, the server's elicitation/create becomes the task's
-// input request, the client's tasks/update answers it, and the task
-// completes with the episode's trace.
-func TestOrchestrateAsAModernTaskThroughServe(t *testing.T) {
+// An orchestrate task from the official TypeScript client through the
+// Tasks client library, over HTTP and over stdio, in both eras: the
+// episode calls server-everything's elicitation tool and the server's
+// elicitation/create reaches the client; on 2026-07-28 it is the task's
+// input request and the client answers it with tasks/update, on
+// 2025-11-25 it is a request of the server's. The task completes with the
+// episode's trace, and the orchestrator's next request carries the answer.
+func TestOrchestrateAsATaskThroughServe(t *testing.T) {
 	const tool = "everything__trigger-elicitation-request"
+	eras := []struct {
+		protocol string
+		updates  int
+	}{
+		{"2026-07-28", 1},
+		{"2025-11-25", 0},
+	}
 	transports := []struct {
 		name   string
 		target func(e *conductorEnv) []string
@@ -93,36 +102,42 @@ func TestOrchestrateAsAModernTaskThroughServe(t *testing.T) {
 			return []string{"stdio", testenv.ToolhubBinary(t), "--config", e.config, "serve"}
 		}},
 	}
-	for _, tr := range transports {
-		t.Run(tr.name, func(t *testing.T) {
-			orch := scriptedmodel.New(
-				scriptedmodel.ToolCallReply("", tool, `{}`),
-				scriptedmodel.RawTextReply("Asked the user for their name."))
-			defer orch.Close()
-			expert := scriptedmodel.New()
-			defer expert.Close()
-			e := newConductorEnv(t, orch, expert)
-			waitForTool(t, e, tool)
+	for _, era := range eras {
+		for _, tr := range transports {
+			t.Run(era.protocol+" "+tr.name, func(t *testing.T) {
+				orch := scriptedmodel.New(
+					scriptedmodel.ToolCallReply("", tool, `{}`),
+					scriptedmodel.RawTextReply("Asked the user for their name."))
+				defer orch.Close()
+				expert := scriptedmodel.New()
+				defer expert.Close()
+				e := newConductorEnv(t, orch, expert)
+				waitForTool(t, e, tool)
 
-			o := runTasksV2(t, append(e.env, `TASKS_ARGS={"task":"Ask me who I am."}`), tr.target(e)...)
-			if o.Error != nil || o.Created == nil || o.Result == nil {
-				t.Fatalf("outcome %+v (error %v)", o, deref(o.Error))
-			}
-			if !slices.Contains(o.Statuses, "input_required") || o.Statuses[len(o.Statuses)-1] != "completed" ||
-				!slices.Equal(o.Inputs, []string{"elicitation"}) || o.Updates != 1 {
-				t.Fatalf("statuses %v, inputs %v, %d updates: want an elicitation answered once, then completed",
-					o.Statuses, o.Inputs, o.Updates)
-			}
-			var trace mcp.Trace
-			raw, _ := json.Marshal(o.Result.StructuredContent)
-			if err := json.Unmarshal(raw, &trace); err != nil || trace.Status != string(conductor.RunAnswered) ||
-				trace.Answer != "Asked the user for their name." {
-				t.Fatalf("trace %+v (%v)", trace, err)
-			}
-			if reqs := orch.Requests(); len(reqs) != 2 || !strings.Contains(string(reqs[1]), "interop-elicited-name") {
-				t.Fatalf("the model's second request does not carry the client's answer (%d requests)", len(reqs))
-			}
-		})
+				o := runTasks(t, append(e.env, "TASKS_PROTOCOL="+era.protocol, `TASKS_ARGS={"task":"Ask me who I am."}`),
+					tr.target(e)...)
+				if o.Error != nil || o.Created == nil || o.Result == nil {
+					t.Fatalf("outcome %+v (error %v)", o, deref(o.Error))
+				}
+				if o.Statuses[len(o.Statuses)-1] != "completed" || !slices.Equal(o.Inputs, []string{"elicitation"}) ||
+					o.Updates != era.updates {
+					t.Fatalf("statuses %v, inputs %v, %d updates: want an elicitation answered, %d updates, then completed",
+						o.Statuses, o.Inputs, o.Updates, era.updates)
+				}
+				if era.updates > 0 && !slices.Contains(o.Statuses, "input_required") {
+					t.Errorf("statuses %v: the task never asked for input", o.Statuses)
+				}
+				var trace mcp.Trace
+				raw, _ := json.Marshal(o.Result.StructuredContent)
+				if err := json.Unmarshal(raw, &trace); err != nil || trace.Status != string(conductor.RunAnswered) ||
+					trace.Answer != "Asked the user for their name." {
+					t.Fatalf("trace %+v (%v)", trace, err)
+				}
+				if reqs := orch.Requests(); len(reqs) != 2 || !strings.Contains(string(reqs[1]), "interop-elicited-name") {
+					t.Fatalf("the model's second request does not carry the client's answer (%d requests)", len(reqs))
+				}
+			})
+		}
 	}
 }
 
@@ -137,7 +152,7 @@ func TestOrchestrateTaskCancelledThroughServe(t *testing.T) {
 	defer expert.Close()
 	e := newConductorEnv(t, orch, expert)
 
-	o := runTasksV2(t, append(e.env, "TASKS_CANCEL=1", `TASKS_ARGS={"task":"Echo, then think for ten minutes."}`),
+	o := runTasks(t, append(e.env, "TASKS_CANCEL=1", `TASKS_ARGS={"task":"Echo, then think for ten minutes."}`),
 		"http", e.url)
 	if len(o.Statuses) == 0 || o.Statuses[len(o.Statuses)-1] != "cancelled" || o.Result != nil {
 		t.Fatalf("statuses %v, result %+v: want the task cancelled", o.Statuses, o.Result)

@@ -1,7 +1,8 @@
-// Drives a server's 2026-07-28 Tasks extension ("Tasks V2") through the
-// @modelcontextprotocol/ext-tasks client API on a @modelcontextprotocol/client
-// 2.4.0 Client pinned to protocol 2026-07-28:
-//   node tasks-v2.mjs stdio COMMAND ARGS... | node tasks-v2.mjs http URL
+// Drives a server's Tasks through the @modelcontextprotocol/ext-tasks client
+// API on a @modelcontextprotocol/client 2.4.0 Client: the 2026-07-28 Tasks
+// extension ("Tasks V2") by default, the Tasks of 2025-11-25 with
+// TASKS_PROTOCOL=2025-11-25 (the client is pinned to that protocol):
+//   node tasks.mjs stdio COMMAND ARGS... | node tasks.mjs http URL
 // Env: TASKS_TOOL (default "orchestrate"), TASKS_ARGS (JSON arguments, default
 // {"task":"add 40 and 2"}), TASKS_CANCEL=1 (cancel the task at the first
 // `working` status with a statusMessage), TASKS_TIMEOUT_MS (default 60000),
@@ -13,9 +14,10 @@ import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/cli
 import { StdioClientTransport } from "@modelcontextprotocol/client/stdio";
 import { createTaskSessionFromClient, resultFromTaskOutcome } from "@modelcontextprotocol/ext-tasks/client";
 
-const PROTOCOL = "2026-07-28";
+const PROTOCOL = process.env.TASKS_PROTOCOL || "2026-07-28";
+const MODERN = PROTOCOL === "2026-07-28";
 const TASKS_EXT = "io.modelcontextprotocol/tasks";
-const clientInfo = { name: "interop-tasks-v2", version: "1" };
+const clientInfo = { name: "interop-tasks", version: "1" };
 const clientCapabilities = { sampling: {}, elicitation: {}, roots: { listChanged: true } };
 const TERMINAL = new Set(["completed", "failed", "cancelled"]);
 
@@ -29,7 +31,7 @@ function errorText(error) {
 }
 
 function setupFailure(why) {
-  process.stderr.write(`tasks-v2: ${why instanceof Error ? why.message : why}\n`);
+  process.stderr.write(`tasks: ${why instanceof Error ? why.message : why}\n`);
   process.exit(1);
 }
 
@@ -63,7 +65,7 @@ function rawDispatcher(transport, onRequest) {
   };
   return async (request, options = {}) => {
     onRequest(request);
-    const id = `tasks-v2-raw-${++next}`;
+    const id = `tasks-raw-${++next}`;
     const signal = AbortSignal.any([AbortSignal.timeout(options.context?.requestTimeoutMs ?? 30_000),
       ...(options.signal ? [options.signal] : [])]);
     signal.throwIfAborted();
@@ -102,7 +104,9 @@ try {
 const toolName = process.env.TASKS_TOOL || "orchestrate";
 const wantCancel = process.env.TASKS_CANCEL === "1";
 
-const client = new Client(clientInfo, { capabilities: clientCapabilities, versionNegotiation: { mode: { pin: PROTOCOL } } });
+// The client pins 2026-07-28; for 2025-11-25 it takes the legacy handshake.
+const client = new Client(clientInfo, { capabilities: clientCapabilities,
+  versionNegotiation: { mode: MODERN ? { pin: PROTOCOL } : "legacy" } });
 const headers = process.env.INTEROP_TOKEN ? { Authorization: `Bearer ${process.env.INTEROP_TOKEN}` } : {};
 const transport = mode === "stdio"
   ? new StdioClientTransport({ command: rest[0], args: rest.slice(1), env: process.env, stderr: "inherit" })
@@ -111,9 +115,12 @@ await client.connect(transport).catch((error) => setupFailure(`connect: ${errorT
 if (client.getNegotiatedProtocolVersion() !== PROTOCOL)
   setupFailure(`negotiated ${client.getNegotiatedProtocolVersion()}, want ${PROTOCOL}`);
 // ext-tasks picks "v2" only for exactly {} here; anything else means "none".
+// On 2025-11-25 it takes the tasks capability instead.
 const ext = client.getServerCapabilities()?.extensions?.[TASKS_EXT];
-if (ext === null || typeof ext !== "object" || Array.isArray(ext) || Object.keys(ext).length !== 0)
+if (MODERN && (ext === null || typeof ext !== "object" || Array.isArray(ext) || Object.keys(ext).length !== 0))
   setupFailure(`server capabilities.extensions["${TASKS_EXT}"] is ${JSON.stringify(ext)}, want {}`);
+if (!MODERN && !client.getServerCapabilities()?.tasks?.requests?.tools?.call)
+  setupFailure(`server capabilities.tasks is ${JSON.stringify(client.getServerCapabilities()?.tasks)}: no task-augmented tools/call`);
 
 const out = { created: null, statuses: [], messages: [], inputs: [], updates: 0, result: null, error: null };
 // Statuses and messages are recorded deduplicated consecutively.
@@ -123,22 +130,26 @@ const record = (task) => { pushNew(out.statuses, task?.status); pushNew(out.mess
 let session;
 try {
   session = createTaskSessionFromClient(client, {
-    endpointId: `interop-tasks-v2:${rest.join(" ")}`,
-    rawDispatch: rawDispatcher(transport, (request) => { if (request.method === "tasks/update") out.updates++; }),
-    v2RequestFraming: { protocolVersion: PROTOCOL, clientInfo, clientCapabilities },
+    endpointId: `interop-tasks:${rest.join(" ")}`,
+    ...(MODERN ? {
+      rawDispatch: rawDispatcher(transport, (request) => { if (request.method === "tasks/update") out.updates++; }),
+      v2RequestFraming: { protocolVersion: PROTOCOL, clientInfo, clientCapabilities },
+    } : {}),
     onInputRequest: async (request) => { out.inputs.push(request.kind); return answerInput(request); },
-    onError: (error) => process.stderr.write(`tasks-v2: background error: ${errorText(error)}\n`),
+    onError: (error) => process.stderr.write(`tasks: background error: ${errorText(error)}\n`),
   });
 } catch (error) {
   setupFailure(`createTaskSessionFromClient: ${errorText(error)}`);
 }
-if (!session.capabilities.execution || !session.capabilities.inputResponses)
-  setupFailure(`the session did not take the V2 path: ${JSON.stringify(session.capabilities)}`);
+if (!session.capabilities.execution || (MODERN && !session.capabilities.inputResponses))
+  setupFailure(`the session did not take the ${MODERN ? "V2" : "V1"} path: ${JSON.stringify(session.capabilities)}`);
 
 // The run: call the tool, follow the task to its end, report.
 try {
+  // "require": a tool whose taskSupport is "optional" runs as a task only
+  // when asked to on 2025-11-25; on 2026-07-28 the server decides.
   const execution = await session.callTool(toolName, toolArgs,
-    { signal: AbortSignal.timeout(Number(process.env.TASKS_TIMEOUT_MS) || 60_000) });
+    { signal: AbortSignal.timeout(Number(process.env.TASKS_TIMEOUT_MS) || 60_000), task: { preference: "require" } });
   out.created = execution.kind === "task" ? execution.handle.taskId : null;
   let cancelling = false;
   const { outcome } = await execution.settle({
@@ -160,7 +171,7 @@ try {
     try {
       record((await session.task(out.created).result({ signal: AbortSignal.timeout(10_000) })).task);
     } catch (error) {
-      process.stderr.write(`tasks-v2: final tasks/get: ${errorText(error)}\n`);
+      process.stderr.write(`tasks: final tasks/get: ${errorText(error)}\n`);
     }
   }
   out.result = resultFromTaskOutcome(outcome); // throws for failed and cancelled
