@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	mcpclient "github.com/mark3labs/mcp-go/client"
 	mcpgo "github.com/mark3labs/mcp-go/mcp"
 )
 
@@ -168,4 +169,35 @@ func decodeTrace(t *testing.T, structured any) Trace {
 		t.Fatalf("decode trace: %v", err)
 	}
 	return tr
+}
+
+// recordingElicitor answers every elicitation with a name and keeps the
+// _meta each came with.
+type recordingElicitor struct{ metas chan *mcpgo.Meta }
+
+func (r recordingElicitor) Elicit(_ context.Context, req mcpgo.ElicitationRequest) (*mcpgo.ElicitationResult, error) {
+	r.metas <- req.Params.Meta
+	return &mcpgo.ElicitationResult{ElicitationResponse: mcpgo.ElicitationResponse{
+		Action: mcpgo.ElicitationResponseActionAccept, Content: map[string]any{"name": "erin"}}}, nil
+}
+
+// An elicitation a 2025-11-25 task's episode makes of the client names
+// the task in its _meta, so that a client can route it to that task.
+func TestTaskElicitationNamesItsTask(t *testing.T) {
+	ctx, cancel := context.WithTimeout(t.Context(), waitLimit)
+	defer cancel()
+	elicitor := recordingElicitor{metas: make(chan *mcpgo.Meta, 1)}
+	c, _ := stdioClient(t, testServer(t, newFakeCatalog(), Options{Conductor: askingConductor{}}),
+		mcpclient.WithElicitationHandler(elicitor))
+	task := callAsTask(ctx, t, c, OrchestrateToolName, map[string]any{"task": "whose?"})
+	meta := await(ctx, t, elicitor.metas, "the task's elicitation")
+	related, _ := meta.GetMetaField(mcpgo.RelatedTaskMetaKey).(map[string]any)
+	if related["taskId"] != task.TaskId {
+		t.Fatalf("the elicitation's _meta %+v, want %s naming task %s", meta, mcpgo.RelatedTaskMetaKey, task.TaskId)
+	}
+	var get mcpgo.GetTaskRequest
+	get.Params.TaskId = task.TaskId
+	if done, err := c.WaitForTask(ctx, get, 5*time.Millisecond); err != nil || done.Status != mcpgo.TaskStatusCompleted {
+		t.Fatalf("task %+v, %v: want completed", done, err)
+	}
 }
