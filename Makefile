@@ -21,10 +21,12 @@ setup: ## Install missing Debian packages and the npm test servers
 # stack traces still name every function.
 LDFLAGS ?= -s -w
 
+# -buildvcs=auto: `toolhub version` names the commit and its date when the
+# build is made from a git checkout, even where GOFLAGS turns that off.
 .PHONY: build
 build: ## Build bin/toolhub (pure Go, CGO_ENABLED=0, no symbol table)
 	@mkdir -p $(BIN)
-	CGO_ENABLED=0 $(GO) build -trimpath -ldflags="$(LDFLAGS)" -o $(BIN)/toolhub ./cmd/toolhub
+	CGO_ENABLED=0 $(GO) build -trimpath -buildvcs=auto -ldflags="$(LDFLAGS)" -o $(BIN)/toolhub ./cmd/toolhub
 
 .PHONY: desktop
 # no_animations: a focused text box's blinking cursor repainted the window
