@@ -1,6 +1,7 @@
 package mcp
 
 import (
+	"context"
 	"encoding/json"
 	"io"
 	"net/http"
@@ -99,7 +100,13 @@ func TestBatchGetsAJSONRPCError(t *testing.T) {
 // response with its body read.
 func rawRequest(t *testing.T, method, url string, headers map[string]string, body string) (*http.Response, string) {
 	t.Helper()
-	req, err := http.NewRequestWithContext(t.Context(), method, url, strings.NewReader(body))
+	return rawRequestWithin(t.Context(), t, method, url, headers, body)
+}
+
+// rawRequestWithin is rawRequest bounded by ctx.
+func rawRequestWithin(ctx context.Context, t *testing.T, method, url string, headers map[string]string, body string) (*http.Response, string) {
+	t.Helper()
+	req, err := http.NewRequestWithContext(ctx, method, url, strings.NewReader(body))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -111,12 +118,12 @@ func rawRequest(t *testing.T, method, url string, headers map[string]string, bod
 	}
 	resp, err := http.DefaultClient.Do(req)
 	if err != nil {
-		t.Fatal(err)
+		t.Fatalf("%s %s: %v", method, url, err)
 	}
 	defer resp.Body.Close()
 	data, err := io.ReadAll(resp.Body)
 	if err != nil {
-		t.Fatal(err)
+		t.Fatalf("%s %s: read the answer: %v", method, url, err)
 	}
 	return resp, string(data)
 }

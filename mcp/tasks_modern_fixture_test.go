@@ -9,6 +9,7 @@ import (
 	"net/http"
 	"sync/atomic"
 	"testing"
+	"time"
 
 	mcpgo "github.com/mark3labs/mcp-go/mcp"
 
@@ -82,7 +83,9 @@ func (p *httpPeer) send(t *testing.T, method string, params map[string]any) (int
 	if name, ok := params["name"].(string); ok {
 		headers["Mcp-Name"] = name
 	}
-	resp, raw := rawRequest(t, http.MethodPost, p.url, headers, string(body))
+	ctx, cancel := context.WithTimeout(t.Context(), waitLimit) // a call that never answers fails the test
+	defer cancel()
+	resp, raw := rawRequestWithin(ctx, t, http.MethodPost, p.url, headers, string(body))
 	var reply wireReply
 	if err := json.Unmarshal([]byte(sseData(raw)), &reply); err != nil {
 		t.Fatalf("%s: decode %q: %v", method, raw, err)
@@ -131,7 +134,19 @@ func (p *stdioPeer) send(t *testing.T, method string, params map[string]any) (in
 	if _, err := p.in.Write(append(body, '\n')); err != nil {
 		t.Fatalf("%s: write: %v", method, err)
 	}
-	for line := range p.lines {
+	limit := time.NewTimer(waitLimit) // a call that never answers fails the test
+	defer limit.Stop()
+	for {
+		var line []byte
+		select {
+		case l, ok := <-p.lines:
+			if !ok {
+				t.Fatalf("%s: the server closed stdout before answering", method)
+			}
+			line = l
+		case <-limit.C:
+			t.Fatalf("%s: no answer within %s", method, waitLimit)
+		}
 		var msg struct {
 			ID json.RawMessage `json:"id"`
 			wireReply
@@ -140,8 +155,6 @@ func (p *stdioPeer) send(t *testing.T, method string, params map[string]any) (in
 			return http.StatusOK, msg.wireReply
 		}
 	}
-	t.Fatalf("%s: the server closed stdout before answering", method)
-	return 0, wireReply{}
 }
 
 // startTask calls tool from a client declaring the Tasks extension and
