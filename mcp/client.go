@@ -35,15 +35,22 @@ var _ hub.ClientRequester = (*sessionClient)(nil)
 // withClient returns ctx carrying the client that made the request ctx
 // belongs to, for the hub to forward a downstream's requests to.
 func (s *Server) withClient(ctx context.Context) context.Context {
+	return s.withTaskClient(ctx, "")
+}
+
+// withTaskClient is withClient for a call that runs as the 2025-11-25
+// task taskID ("" for none): the client's elicitations name the task.
+func (s *Server) withTaskClient(ctx context.Context, taskID string) context.Context {
 	session := mcpserver.ClientSessionFromContext(ctx)
 	if session == nil {
 		return ctx
 	}
 	request := ctx
 	c := &sessionClient{
-		srv:     s.mcp,
-		session: session,
-		caps:    clientCapabilities(ctx, session),
+		srv:         s.mcp,
+		session:     session,
+		caps:        clientCapabilities(ctx, session),
+		relatedTask: taskID,
 		within: func(ctx context.Context) (context.Context, context.CancelFunc) {
 			merged, cancel := context.WithCancel(request)
 			stop := context.AfterFunc(ctx, cancel)

@@ -8,7 +8,6 @@ import (
 
 	"github.com/toolhub/toolhub/conductor"
 	"github.com/toolhub/toolhub/events"
-	"github.com/toolhub/toolhub/hub"
 )
 
 // Conductor runs orchestration episodes. The orchestrate and research tools
@@ -54,11 +53,7 @@ func (s *Server) conductorHandler(tool string) mcpserver.ToolHandlerFunc {
 			defer end()
 			token = nil // a task's steps are read with tasks/get
 		}
-		ctx = s.withClient(ctx)
-		if c, ok := hub.ClientFrom(ctx).(*sessionClient); ok {
-			c.relatedTask = taskID
-		}
-		return s.runEpisode(ctx, req, mode, textArg, runID, token), nil
+		return s.runEpisode(s.withTaskClient(ctx, taskID), req, mode, textArg, runID, token), nil
 	}
 }
 

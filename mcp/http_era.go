@@ -130,15 +130,6 @@ func knownLevel(level mcpgo.LoggingLevel) bool {
 
 // writeEmptyResult answers the request id with an empty result.
 func writeEmptyResult(w http.ResponseWriter, id json.RawMessage) {
-	out, err := json.Marshal(struct {
-		JSONRPC string          `json:"jsonrpc"`
-		ID      json.RawMessage `json:"id"`
-		Result  struct{}        `json:"result"`
-	}{mcpgo.JSONRPC_VERSION, id, struct{}{}})
-	if err != nil {
-		http.Error(w, "encoding the result failed", http.StatusInternalServerError)
-		return
-	}
 	w.Header().Set("Content-Type", "application/json")
-	_, _ = w.Write(out)
+	_, _ = w.Write(rpcResult(id, struct{}{}))
 }

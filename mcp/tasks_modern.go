@@ -51,6 +51,7 @@ type modernTask struct {
 	ttl     time.Duration
 	runID   string
 	cancel  context.CancelFunc
+	expiry  *time.Timer // forgets the task once its TTL has passed
 	trace   stepTrace
 	next    atomic.Uint64 // numbers the input requests asked
 

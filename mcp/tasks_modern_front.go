@@ -147,9 +147,10 @@ func (s *Server) runModernTask(ctx context.Context, t *modernTask, req mcpgo.Cal
 			t.mu.Unlock()
 		}
 	}()
-	stopFollow := s.followTask(&t.trace, t.runID)
-	res := s.runEpisode(ctx, req, mode, textArg, t.runID, nil)
-	stopFollow()
+	res := func() *mcpgo.CallToolResult {
+		defer s.followTask(&t.trace, t.runID)()
+		return s.runEpisode(ctx, req, mode, textArg, t.runID, nil)
+	}()
 	t.complete(res)
 }
 
@@ -175,26 +176,4 @@ func (s *Server) serveModernTasks(next http.Handler) http.Handler {
 // implementation is how the server names itself in results.
 func (s *Server) implementation() mcpgo.Implementation {
 	return mcpgo.Implementation{Name: s.opts.Name, Version: s.opts.Version}
-}
-
-// rpcResult and rpcError encode one JSON-RPC answer to id.
-func rpcResult(id json.RawMessage, result any) []byte {
-	out, err := json.Marshal(struct {
-		JSONRPC string          `json:"jsonrpc"`
-		ID      json.RawMessage `json:"id"`
-		Result  any             `json:"result"`
-	}{mcpgo.JSONRPC_VERSION, id, result})
-	if err != nil {
-		return rpcError(id, mcpgo.INTERNAL_ERROR, "encoding the result failed: "+err.Error())
-	}
-	return out
-}
-
-func rpcError(id json.RawMessage, code int, message string) []byte {
-	out, _ := json.Marshal(struct {
-		JSONRPC string                    `json:"jsonrpc"`
-		ID      json.RawMessage           `json:"id"`
-		Error   mcpgo.JSONRPCErrorDetails `json:"error"`
-	}{mcpgo.JSONRPC_VERSION, id, mcpgo.NewJSONRPCErrorDetails(code, message, nil)})
-	return out
 }

@@ -18,7 +18,6 @@ type modernTasks struct {
 
 	mu     sync.Mutex
 	byID   map[string]*modernTask
-	timers map[string]*time.Timer
 	closed bool
 }
 
@@ -26,7 +25,7 @@ func newModernTasks(ttl time.Duration) *modernTasks {
 	if ttl <= 0 {
 		ttl = DefaultModernTaskTTL
 	}
-	return &modernTasks{ttl: ttl, byID: map[string]*modernTask{}, timers: map[string]*time.Timer{}}
+	return &modernTasks{ttl: ttl, byID: map[string]*modernTask{}}
 }
 
 // add keeps t until the TTL passes, then cancels it if it still runs and
@@ -39,11 +38,10 @@ func (m *modernTasks) add(t *modernTask) bool {
 		return false
 	}
 	m.byID[t.id] = t
-	m.timers[t.id] = time.AfterFunc(t.ttl, func() {
+	t.expiry = time.AfterFunc(t.ttl, func() {
 		t.stop()
 		m.mu.Lock()
 		delete(m.byID, t.id)
-		delete(m.timers, t.id)
 		m.mu.Unlock()
 	})
 	return true
@@ -60,14 +58,11 @@ func (m *modernTasks) get(id string) *modernTask {
 // closeAll cancels every task and keeps no more (the server is closing).
 func (m *modernTasks) closeAll() {
 	m.mu.Lock()
-	all := make([]*modernTask, 0, len(m.byID))
-	for id, t := range m.byID {
-		all = append(all, t)
-		m.timers[id].Stop()
-	}
-	m.byID, m.timers, m.closed = map[string]*modernTask{}, map[string]*time.Timer{}, true
+	all := m.byID
+	m.byID, m.closed = map[string]*modernTask{}, true
 	m.mu.Unlock()
 	for _, t := range all {
+		t.expiry.Stop()
 		t.stop()
 	}
 }
