@@ -160,7 +160,8 @@ func (c *stdioConn) dispatch(ctx context.Context, line []byte) {
 			return
 		}
 		if call, ok := c.shortCall(env); ok {
-			c.run(func() { c.serveShortCall(ctx, env.ID, call) })
+			callCtx, cancel := c.trackShortCall(ctx, env.ID)
+			c.run(func() { c.serveShortCall(callCtx, cancel, env.ID, call) })
 			return
 		}
 		c.run(func() { c.handle(ctx, line) })

@@ -12,6 +12,8 @@ import (
 	"time"
 
 	mcpclient "github.com/mark3labs/mcp-go/client"
+
+	"github.com/toolhub/toolhub/internal/testenv"
 )
 
 func TestStdioClientAnswersDownstreamRequests(t *testing.T) {
@@ -249,4 +251,32 @@ func TestStdioStopsWhenItsContextEnds(t *testing.T) {
 	case <-time.After(waitLimit):
 		t.Fatal("ServeStdio kept reading after its context ended")
 	}
+}
+
+// TestStdioCancelRightBehindTheCall: a notifications/cancelled read right
+// after its tools/call, before any worker has taken the call, still ends it.
+func TestStdioCancelRightBehindTheCall(t *testing.T) {
+	fix := newFixture()
+	srv := testServer(t, testHub(t, nil, inProcess("fix", fix.srv)), Options{})
+	out := &testenv.Buffer{}
+	c := newStdioConn(srv, out, 1<<20)
+	ctx := srv.mcp.WithContext(t.Context(), c.session)
+	c.dispatch(ctx, []byte(`{"jsonrpc":"2.0","id":7,"method":"tools/call","params":{"name":"fix__slow","arguments":{"steps":100000,"label":"at-once"}}}`))
+	c.dispatch(ctx, []byte(`{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":7,"reason":"user"}}`))
+	c.spawned.Wait()
+	select {
+	case label := <-fix.started:
+		if label != "at-once" {
+			t.Fatalf("started %q", label)
+		}
+		expectLabel(t, fix.cancelled, "at-once", "cancellation")
+	default: // cancelled before it reached the server
+	}
+	if lines := outputLines(out); len(lines) > 0 {
+		t.Errorf("the cancelled call was answered: %s", lines)
+	}
+	c.calls.Range(func(id, _ any) bool {
+		t.Errorf("call %s is still tracked after it ended", id)
+		return true
+	})
 }

@@ -49,14 +49,20 @@ func (c *stdioConn) shortCall(env envelope) (*shortCallParams, bool) {
 	return &p, true
 }
 
-// serveShortCall forwards the call and writes its result. The client's
-// notifications/cancelled for id cancels it (cancelShortCall).
-func (c *stdioConn) serveShortCall(ctx context.Context, id json.RawMessage, p *shortCallParams) {
+// trackShortCall makes the context of call id and registers its cancel
+// before the call is handed to a worker, so a notifications/cancelled read
+// right after the request always finds it (cancelShortCall).
+func (c *stdioConn) trackShortCall(ctx context.Context, id json.RawMessage) (context.Context, context.CancelCauseFunc) {
 	ctx, cancel := context.WithCancelCause(ctx)
-	key := string(id)
-	c.calls.Store(key, cancel)
+	c.calls.Store(string(id), cancel)
+	return ctx, cancel
+}
+
+// serveShortCall forwards the call and writes its result. The client's
+// notifications/cancelled for id cancels ctx, made by trackShortCall.
+func (c *stdioConn) serveShortCall(ctx context.Context, cancel context.CancelCauseFunc, id json.RawMessage, p *shortCallParams) {
 	defer func() {
-		c.calls.Delete(key)
+		c.calls.Delete(string(id))
 		cancel(nil)
 		if r := recover(); r != nil {
 			c.s.log.Error("stdio tool call panicked", "tool", p.Name, "panic", r)

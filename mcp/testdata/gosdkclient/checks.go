@@ -79,11 +79,10 @@ func (s *state) list(ctx context.Context) (string, error) {
 }
 
 func (s *state) progressCheck(ctx context.Context) (string, error) {
-	before := s.progress.Load()
 	if _, _, err := s.call(ctx, "everything__trigger-long-running-operation", map[string]any{"duration": 1, "steps": 3}, "interop-progress"); err != nil {
 		return "", err
 	}
-	n := s.progress.Load() - before
+	n := s.progressOf("interop-progress")
 	if n == 0 {
 		return "", errors.New("no progress notification arrived")
 	}
@@ -93,13 +92,12 @@ func (s *state) progressCheck(ctx context.Context) (string, error) {
 func (s *state) cancel(ctx context.Context) (string, error) {
 	callCtx, cancel := context.WithCancel(ctx)
 	defer cancel()
-	before := s.progress.Load()
 	done := make(chan error, 1)
 	go func() {
 		_, _, err := s.call(callCtx, "everything__trigger-long-running-operation", map[string]any{"duration": 60, "steps": 120}, "interop-cancel")
 		done <- err
 	}()
-	if err := until(ctx, func() bool { return s.progress.Load() > before }); err != nil {
+	if err := until(ctx, func() bool { return s.progressOf("interop-cancel") > 0 }); err != nil {
 		return "", fmt.Errorf("no progress before cancelling: %w", err)
 	}
 	cancel()

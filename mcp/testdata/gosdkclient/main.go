@@ -20,6 +20,7 @@ import (
 	"os"
 	"os/exec"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"time"
 
@@ -53,8 +54,10 @@ func run(args []string) error {
 		ElicitationHandler: func(context.Context, *sdk.ElicitRequest) (*sdk.ElicitResult, error) {
 			return &sdk.ElicitResult{Action: "accept", Content: map[string]any{"name": elicited}}, nil
 		},
-		ProgressNotificationHandler: func(context.Context, *sdk.ProgressNotificationClientRequest) { s.progress.Add(1) },
-		ToolListChangedHandler:      func(context.Context, *sdk.ToolListChangedRequest) { s.listChanged.Add(1) },
+		ProgressNotificationHandler: func(_ context.Context, req *sdk.ProgressNotificationClientRequest) {
+			s.sawProgress(req.Params.ProgressToken)
+		},
+		ToolListChangedHandler: func(context.Context, *sdk.ToolListChangedRequest) { s.listChanged.Add(1) },
 	})
 	client.AddRoots(&sdk.Root{URI: rootURI, Name: "interop"})
 	ctx := context.Background()
@@ -108,8 +111,24 @@ func report(check string, err error, detail string) {
 
 type state struct {
 	cs          *sdk.ClientSession
-	progress    atomic.Int64
+	progress    sync.Map // progress token → *atomic.Int64
 	listChanged atomic.Int64
+}
+
+// sawProgress counts one progress notification for token.
+func (s *state) sawProgress(token any) {
+	n, _ := s.progress.LoadOrStore(fmt.Sprint(token), new(atomic.Int64))
+	n.(*atomic.Int64).Add(1)
+}
+
+// progressOf is how many progress notifications named token: a late one
+// of an earlier call never counts for a later call.
+func (s *state) progressOf(token string) int64 {
+	n, ok := s.progress.Load(token)
+	if !ok {
+		return 0
+	}
+	return n.(*atomic.Int64).Load()
 }
 
 type check struct {
