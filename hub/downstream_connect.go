@@ -9,6 +9,8 @@ import (
 	mcpclient "github.com/mark3labs/mcp-go/client"
 	transport "github.com/mark3labs/mcp-go/client/transport"
 	mcpgo "github.com/mark3labs/mcp-go/mcp"
+
+	"github.com/toolhub/toolhub/internal/proc"
 )
 
 // sseResponseTimeout is the SSE transport's own bound on waiting for a
@@ -119,10 +121,11 @@ func (d *downstream) openTransport(conn *connection) error {
 
 // handshakeError explains a failed connect. When the connection broke (the
 // child exited, or wrote garbage) that reason is the clearer one; a closed
-// stdio transport always leads to one, once the child is reaped.
+// stdio transport or a write to a child that is gone always leads to one,
+// once the child is reaped.
 func (d *downstream) handshakeError(conn *connection, step string, err error) error {
 	reason := conn.brokenReason()
-	if reason == nil && conn.child != nil && errors.Is(err, transport.ErrTransportClosed) {
+	if reason == nil && conn.child != nil && (errors.Is(err, transport.ErrTransportClosed) || proc.BrokenPipe(err)) {
 		reason = conn.awaitBrokenReason(stdoutEndGrace + time.Second)
 	}
 	if reason != nil {
