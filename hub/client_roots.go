@@ -29,7 +29,29 @@ type BetweenCalls interface {
 	BetweenCalls() ClientRequester
 }
 
+// RootsIdentified is implemented by a client that has no session of its
+// own and is known by its roots instead (a client of protocol 2026-07-28):
+// its Session is "" until LearnRoots has asked it for them, then a name
+// its roots decide. The shared session learns the roots of such a client
+// before it is given them, so that it is held for that client's roots.
+type RootsIdentified interface {
+	LearnRoots(ctx context.Context) error
+}
+
 var _ ClientEvents = (*Hub)(nil)
+
+// UsesRoots reports whether server asks its clients for their roots (it
+// did, or its entry says it will), so that each client's calls go through
+// a session given that client's roots alone.
+func (h *Hub) UsesRoots(server string) bool {
+	h.mu.Lock()
+	var ds *downstream
+	if m, ok := h.servers[server]; ok {
+		ds = m.ds
+	}
+	h.mu.Unlock()
+	return ds != nil && ds.roots.usesRoots()
+}
 
 // RootsChanged relays a client's roots/list_changed to the downstream
 // sessions that were given its roots.
@@ -198,6 +220,11 @@ func (d *downstream) rootsRequester(ctx context.Context) (ClientRequester, <-cha
 	c, done, err := d.calls.attribute(ctx, d.spec.Name)
 	if err != nil {
 		return nil, nil, err
+	}
+	if l, ok := c.(RootsIdentified); ok {
+		if err := l.LearnRoots(ctx); err != nil {
+			return nil, nil, err
+		}
 	}
 	if key := sessionKey(c); key != "" {
 		claim := &sessionOwner{key: key}

@@ -8,8 +8,6 @@ import (
 	"strconv"
 
 	mcpgo "github.com/mark3labs/mcp-go/mcp"
-
-	"github.com/toolhub/toolhub/hub"
 )
 
 // finish records the downstream call's result; the exchange's rounds see it.
@@ -104,61 +102,6 @@ func (ex *exchange) forget(id string) {
 // client's retry) or a task (with tasks/update).
 type inputAsker interface {
 	ask(ctx context.Context, req mcpgo.InputRequest) (json.RawMessage, error)
-}
-
-// bridgeClient is the client of an exchange or a task as the hub sees it:
-// a downstream's request waits for the client's answer instead of being
-// sent to it.
-type bridgeClient struct {
-	asker inputAsker
-	caps  hub.ClientCapabilities
-}
-
-var _ hub.ClientRequester = (*bridgeClient)(nil)
-
-// modernCapabilities are what a 2026-07-28 client declared in the _meta of
-// its request: the sampling and elicitation it can answer. Its roots are
-// never passed on (ListRoots).
-func modernCapabilities(declared *mcpgo.ClientCapabilities) hub.ClientCapabilities {
-	if declared == nil {
-		return hub.ClientCapabilities{}
-	}
-	return hub.ClientCapabilities{
-		Sampling:    declared.Sampling != nil,
-		Elicitation: declared.Elicitation != nil,
-		Roots:       declared.Roots != nil,
-	}
-}
-
-// modernRootsRefused says why a 2026-07-28 client's roots are not asked
-// for: such a client has no session, so nothing would keep a downstream
-// session given its roots to it alone (docs/architecture.md).
-const modernRootsRefused = "a 2026-07-28 client has no session to keep its roots to; toolhub does not pass them on"
-
-// Session is "": a 2026-07-28 client has no session that lasts past its
-// request, so no downstream session is kept for it.
-func (c *bridgeClient) Session() string { return "" }
-
-func (c *bridgeClient) Capabilities() hub.ClientCapabilities { return c.caps }
-
-func (c *bridgeClient) CreateMessage(ctx context.Context, params json.RawMessage) (json.RawMessage, error) {
-	var p mcpgo.CreateMessageParams
-	if err := json.Unmarshal(params, &p); err != nil {
-		return nil, fmt.Errorf("sampling/createMessage: decode params: %w", err)
-	}
-	return c.asker.ask(ctx, mcpgo.NewSamplingInputRequest(p))
-}
-
-func (c *bridgeClient) Elicit(ctx context.Context, params json.RawMessage) (json.RawMessage, error) {
-	var p mcpgo.ElicitationParams
-	if err := json.Unmarshal(params, &p); err != nil {
-		return nil, fmt.Errorf("elicitation/create: decode params: %w", err)
-	}
-	return c.asker.ask(ctx, mcpgo.NewElicitationInputRequest(p))
-}
-
-func (c *bridgeClient) ListRoots(context.Context) (json.RawMessage, error) {
-	return nil, &hub.ClientUnsupportedError{Capability: hub.CapabilityRoots, Why: modernRootsRefused}
 }
 
 // ask parks one request until the client's retry answers it.

@@ -99,10 +99,8 @@ func (r rootedClient) ListRoots(context.Context, mcpgo.ListRootsRequest) (*mcpgo
 // TestModernClientsAnswerALegacyDownstreamByRetrying has 2026-07-28
 // clients (mcp-go's, which retries input_required results with its
 // handlers) call a 2025-11-25 downstream that asks for a sample, input and
-// roots mid-call; each of the first two becomes an InputRequiredResult and
-// the answers reach the waiting downstream, for two clients at once. The
-// roots are refused with the reason: such a client has no session to keep
-// them to.
+// roots mid-call; each becomes an InputRequiredResult and the answers
+// reach the waiting downstream, for two clients at once, each its own.
 func TestModernClientsAnswerALegacyDownstreamByRetrying(t *testing.T) {
 	h := testHub(t, nil, inProcess("interviewer", interviewer(nil)))
 	s := testServer(t, h, Options{})
@@ -126,8 +124,7 @@ func TestModernClientsAnswerALegacyDownstreamByRetrying(t *testing.T) {
 	}
 	wg.Wait()
 	for _, name := range []string{"alice", "bob"} {
-		if want := "sampled by " + name + " | " + name + " | no roots: "; !strings.HasPrefix(got[name], want) ||
-			!strings.Contains(got[name], modernRootsRefused) {
+		if want := "sampled by " + name + " | " + name + " | file:///" + name; got[name] != want {
 			t.Errorf("%s's call returned %q, want %q", name, got[name], want)
 		}
 	}
@@ -232,6 +229,7 @@ func TestInputRequiredRoundTripOnTheWire(t *testing.T) {
 	}{
 		{string(mcpgo.MethodSamplingCreateMessage), `{"role":"assistant","content":{"type":"text","text":"raw sample"},"model":"m"}`},
 		{string(mcpgo.MethodElicitationCreate), `{"action":"accept","content":{"name":"carol"}}`},
+		{string(mcpgo.MethodListRoots), `{"roots":[{"uri":"file:///carol","name":"carol"}]}`},
 	}
 	round := first
 	for i, a := range answers {
@@ -252,7 +250,7 @@ func TestInputRequiredRoundTripOnTheWire(t *testing.T) {
 		}
 	}
 	if round.Result.ResultType == string(mcpgo.ResultTypeInputRequired) || len(round.Result.Content) == 0 ||
-		!strings.HasPrefix(round.Result.Content[0].Text, "raw sample | carol | no roots: ") {
+		round.Result.Content[0].Text != "raw sample | carol | file:///carol" {
 		t.Fatalf("final round got %+v", round.Result)
 	}
 	if n := s.bridges.count(); n != 0 {

@@ -42,7 +42,7 @@ func runGoSDKInterop(t *testing.T, connect func(*testing.T, *Server) sdk.Transpo
 	relay := NewRelay()
 	h := testHub(t, relay, hub.ServerSpec{
 		Name: "everything", Transport: hub.TransportStdio, Command: "/bin/sh",
-		Args:     []string{"-c", `tee "$0" | "$1" stdio`, stdinCopy, everything},
+		Args:     []string{"-c", `tee -a "$0" | "$1" stdio`, stdinCopy, everything},
 		Locality: hub.LocalityLocal,
 	})
 	srv := testServer(t, h, Options{Expose: ExposeDirect, Relay: relay})

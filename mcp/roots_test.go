@@ -77,6 +77,26 @@ func endSession(t *testing.T, url string, c *mcpclient.Client) {
 	}
 }
 
+// everythingForRoots serves server-everything through toolhub over HTTP
+// (with testToken) once it has asked for roots: it does right after
+// initialization, outside any call, so nobody's are given, and it says so
+// on stderr.
+func everythingForRoots(t *testing.T) (*hub.Hub, string) {
+	t.Helper()
+	everything := testenv.NPMBin(t, "mcp-server-everything")
+	relay := NewRelay()
+	h := testHub(t, relay, hub.ServerSpec{
+		Name: "everything", Transport: hub.TransportStdio, Command: everything, Args: []string{"stdio"},
+		Locality: hub.LocalityLocal,
+	})
+	srv := testServer(t, h, Options{Expose: ExposeDirect, Relay: relay, Clients: h})
+	url := serveHTTP(t, srv, HTTPOptions{Token: testToken}).URL()
+	waitFor(t, "server-everything to ask for roots", func() bool {
+		return strings.Contains(everythingStatus(h).StderrTail, "Failed to request roots")
+	})
+	return h, url
+}
+
 // everythingStatus is server-everything's status in h.
 func everythingStatus(h *hub.Hub) hub.ServerStatus {
 	for _, st := range h.Servers() {
@@ -93,19 +113,7 @@ func everythingStatus(h *hub.Hub) hub.ServerStatus {
 // reaches its own session, which then reports the new roots; a client that
 // disconnects takes its session with it.
 func TestEachClientKeepsItsOwnRoots(t *testing.T) {
-	everything := testenv.NPMBin(t, "mcp-server-everything")
-	relay := NewRelay()
-	h := testHub(t, relay, hub.ServerSpec{
-		Name: "everything", Transport: hub.TransportStdio, Command: everything, Args: []string{"stdio"},
-		Locality: hub.LocalityLocal,
-	})
-	srv := testServer(t, h, Options{Expose: ExposeDirect, Relay: relay, Clients: h})
-	url := serveHTTP(t, srv, HTTPOptions{Token: testToken}).URL()
-	// server-everything asks for roots right after initialization, outside
-	// any call: nobody's are given, and it says so on stderr.
-	waitFor(t, "server-everything to ask for roots", func() bool {
-		return strings.Contains(everythingStatus(h).StderrTail, "Failed to request roots")
-	})
+	h, url := everythingForRoots(t)
 
 	aliceRoots := &clientRoots{uris: []string{"file:///alice"}}
 	bobRoots := &clientRoots{uris: []string{"file:///bob"}}

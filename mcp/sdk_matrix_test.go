@@ -34,13 +34,6 @@ type matrixGap struct {
 // matrixGaps are the known gaps, by protocol era or by client, on every
 // transport; a client's own entry comes first.
 var matrixGaps = map[string]map[string]matrixGap{
-	"2026-07-28": {
-		// server-everything asks for the roots, is told the client gives
-		// none, and reports none.
-		"roots": {"a 2026-07-28 client has no session, so toolhub does not give its roots to a downstream " +
-			"session that would keep them past the call (each client's roots stay its own)",
-			"no roots are currently configured"},
-	},
 	"ts-client-v2": {
 		"ping": {"protocol 2026-07-28 has no ping: @modelcontextprotocol/client 2.4.0 refuses to send it",
 			"not supported by the negotiated protocol version"},
@@ -155,7 +148,7 @@ func newMatrixEnv(t *testing.T) matrixEnv {
 	env := matrixEnv{config: filepath.Join(dir, "toolhub.json"), stdinCopy: filepath.Join(dir, "everything-stdin.jsonl")}
 	servers := map[string]any{
 		"everything": map[string]any{"command": "/bin/sh",
-			"args": []string{"-c", `tee "$0" | "$1" stdio`, env.stdinCopy, testenv.NPMBin(t, "mcp-server-everything")}},
+			"args": []string{"-c", `tee -a "$0" | "$1" stdio`, env.stdinCopy, testenv.NPMBin(t, "mcp-server-everything")}},
 		"apps": map[string]any{"command": testenv.NPMBin(t, "mcp-server-basic-vanillajs"), "args": []string{"--stdio"}},
 	}
 	writeJSON(t, env.config, map[string]any{"mcpServers": servers})

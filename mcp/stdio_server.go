@@ -202,7 +202,7 @@ func (c *stdioConn) writeJSON(msg any) {
 		c.s.log.Error("encode a message for the stdio client", "err", err)
 		return
 	}
-	c.writeLine(body)
+	c.writeLine(withRootsParams(body))
 }
 
 // writeLine writes body and a newline in one write.

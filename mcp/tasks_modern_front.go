@@ -50,11 +50,11 @@ func (s *Server) modernTaskReply(ctx, lifetime context.Context, body []byte) ([]
 	}
 	switch msg.Method {
 	case string(mcpgo.MethodToolsCall):
-		t, ok := s.startModernTask(ctx, lifetime, msg, body)
+		handle, ok := s.startModernTask(ctx, lifetime, msg, body)
 		if !ok {
 			return nil, 0, false
 		}
-		return rpcResult(msg.ID, t.handle(s.implementation())), http.StatusOK, true
+		return rpcResult(msg.ID, handle), http.StatusOK, true
 	case string(mcpgo.MethodTasksGet), "tasks/update", string(mcpgo.MethodTasksCancel):
 		reply, status := s.taskRequest(msg)
 		return reply, status, true
@@ -97,22 +97,24 @@ func (s *Server) taskRequest(msg taskMessage) ([]byte, int) {
 }
 
 // startModernTask starts the episode of a conductor call from a client
-// that declared the Tasks extension. It reports false, starting nothing,
-// for any other call, for arguments the call refuses at once (it answers
-// them as an ordinary call does) and when the store is full (the call
-// then runs as an ordinary call).
-func (s *Server) startModernTask(ctx, lifetime context.Context, msg taskMessage, body []byte) (*modernTask, bool) {
+// that declared the Tasks extension and returns the task's handle, as the
+// task was made (working): what the episode does next is read with
+// tasks/get. It reports false, starting nothing, for any other call, for
+// arguments the call refuses at once (it answers them as an ordinary call
+// does) and when the store is full (the call then runs as an ordinary
+// call).
+func (s *Server) startModernTask(ctx, lifetime context.Context, msg taskMessage, body []byte) (taskWire, bool) {
 	mode, textArg, ok := episodeMode(msg.Params.Name)
 	declared := msg.Params.Meta.ClientCapabilities()
 	if !ok || declared == nil || declared.Extensions[TasksExtension] == nil {
-		return nil, false
+		return taskWire{}, false
 	}
 	var req mcpgo.CallToolRequest
 	if json.Unmarshal(body, &req) != nil {
-		return nil, false
+		return taskWire{}, false
 	}
 	if _, err := episodeRequest(req, mode, textArg, s.opts.MaxTaskBytes); err != nil {
-		return nil, false
+		return taskWire{}, false
 	}
 	now := time.Now()
 	runCtx, cancel := context.WithCancel(context.WithoutCancel(ctx))
@@ -121,18 +123,19 @@ func (s *Server) startModernTask(ctx, lifetime context.Context, msg taskMessage,
 	if !s.modernTasks.add(t) {
 		cancel()
 		s.log.Warn("too many tasks kept; a call that asked for one runs as an ordinary call", "limit", maxModernTasks)
-		return nil, false
+		return taskWire{}, false
 	}
 	unbind := func() bool { return false }
 	if lifetime != nil {
 		unbind = context.AfterFunc(lifetime, func() { t.stop() })
 	}
 	runCtx = hub.WithClient(runCtx, &bridgeClient{asker: t, caps: modernCapabilities(declared)})
+	handle := t.handle(s.implementation())
 	s.taskRuns.Go(func() {
 		defer unbind()
 		s.runModernTask(runCtx, t, req, mode, textArg)
 	})
-	return t, true
+	return handle, true
 }
 
 // runModernTask runs the task's episode and records its result; a panic

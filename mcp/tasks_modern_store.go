@@ -80,7 +80,7 @@ type taskWire struct {
 	LastUpdatedAt  string                     `json:"lastUpdatedAt"`
 	TTLMs          int64                      `json:"ttlMs"`
 	PollIntervalMs int64                      `json:"pollIntervalMs,omitempty"`
-	InputRequests  mcpgo.InputRequests        `json:"inputRequests,omitempty"`
+	InputRequests  map[string]json.RawMessage `json:"inputRequests,omitempty"`
 	Result         json.RawMessage            `json:"result,omitempty"`
 	Error          *mcpgo.JSONRPCErrorDetails `json:"error,omitempty"`
 	Meta           *mcpgo.Meta                `json:"_meta,omitempty"`
@@ -120,10 +120,11 @@ func (t *modernTask) wire(rt mcpgo.ResultType) taskWire {
 	}
 	switch t.status {
 	case taskInputRequired:
-		w.InputRequests = make(mcpgo.InputRequests, len(t.pending))
+		requests := make(mcpgo.InputRequests, len(t.pending))
 		for id, p := range t.pending {
-			w.InputRequests[id] = p.req
+			requests[id] = p.req
 		}
+		w.InputRequests = inputRequestsWire(requests)
 	case taskCompleted:
 		w.Result = t.result
 	case taskFailed:

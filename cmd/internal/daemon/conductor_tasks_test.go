@@ -82,7 +82,9 @@ func waitForTool(t *testing.T, e *conductorEnv, name string) {
 // episode calls server-everything's elicitation tool and the server's
 // elicitation/create reaches the client; on 2026-07-28 it is the task's
 // input request and the client answers it with tasks/update, on
-// 2025-11-25 it is a request of the server's. The task completes with the
+// 2025-11-25 it is a request of the server's. server-everything asks for
+// roots 350 ms after it starts; when that falls within the episode the
+// client is asked for its roots too. The task completes with the
 // episode's trace, and the orchestrator's next request carries the answer.
 func TestOrchestrateAsATaskThroughServe(t *testing.T) {
 	const tool = "everything__trigger-elicitation-request"
@@ -90,7 +92,7 @@ func TestOrchestrateAsATaskThroughServe(t *testing.T) {
 		protocol string
 		updates  int
 	}{
-		{"2026-07-28", 1},
+		{"2026-07-28", 1}, // at least
 		{"2025-11-25", 0},
 	}
 	transports := []struct {
@@ -119,8 +121,8 @@ func TestOrchestrateAsATaskThroughServe(t *testing.T) {
 				if o.Error != nil || o.Created == nil || o.Result == nil {
 					t.Fatalf("outcome %+v (error %v)", o, deref(o.Error))
 				}
-				if o.Statuses[len(o.Statuses)-1] != "completed" || !slices.Equal(o.Inputs, []string{"elicitation"}) ||
-					o.Updates != era.updates {
+				if o.Statuses[len(o.Statuses)-1] != "completed" || !elicitedOnce(o.Inputs) ||
+					(o.Updates == 0) != (era.updates == 0) || o.Updates > len(o.Inputs) {
 					t.Fatalf("statuses %v, inputs %v, %d updates: want an elicitation answered, %d updates, then completed",
 						o.Statuses, o.Inputs, o.Updates, era.updates)
 				}
@@ -168,4 +170,20 @@ func deref(s *string) string {
 		return ""
 	}
 	return *s
+}
+
+// elicitedOnce reports whether the client was asked for input once and,
+// besides, for nothing but its roots.
+func elicitedOnce(inputs []string) bool {
+	elicited := 0
+	for _, kind := range inputs {
+		switch kind {
+		case "elicitation":
+			elicited++
+		case "roots":
+		default:
+			return false
+		}
+	}
+	return elicited == 1
 }

@@ -1,0 +1,80 @@
+package mcp
+
+import (
+	"bytes"
+	"encoding/json"
+	"net/http"
+
+	mcpgo "github.com/mark3labs/mcp-go/mcp"
+)
+
+// A roots/list input request goes out with empty params.
+//
+// roots/list takes no parameters, and mcp-go encodes its input request as
+// {"method":"roots/list"}. The specification allows either form, but the
+// official Go SDK's client (v1.8.0) cannot decode one without params, and
+// its own servers send "params":{}; so toolhub sends that form too, to
+// every client.
+var (
+	bareRootsList   = []byte(`{"method":"roots/list"}`)
+	rootsListParams = []byte(`{"method":"roots/list","params":{}}`)
+	inputRequired   = []byte(`"resultType":"input_required"`)
+)
+
+// withRootsParams is p, an encoded JSON-RPC message (or a server-sent event
+// carrying one), with empty params added to the roots/list input requests
+// of an InputRequiredResult. A quote inside a JSON string is escaped, so
+// the bare form only ever matches a JSON object of its own.
+func withRootsParams(p []byte) []byte {
+	if !bytes.Contains(p, bareRootsList) || !bytes.Contains(p, inputRequired) {
+		return p
+	}
+	return bytes.ReplaceAll(p, bareRootsList, rootsListParams)
+}
+
+// inputRequestsWire encodes input requests as withRootsParams sends them.
+func inputRequestsWire(requests mcpgo.InputRequests) map[string]json.RawMessage {
+	out := make(map[string]json.RawMessage, len(requests))
+	for id, req := range requests {
+		raw, err := json.Marshal(req)
+		if err != nil {
+			continue // an input request mcp-go cannot encode is not sent
+		}
+		if bytes.Equal(raw, bareRootsList) {
+			raw = rootsListParams
+		}
+		out[id] = raw
+	}
+	return out
+}
+
+// rootsParams gives the responses of HTTP requests the same form. mcp-go
+// writes each response, and each event of a stream, in one Write.
+func rootsParams(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.Method != http.MethodPost {
+			next.ServeHTTP(w, r)
+			return
+		}
+		next.ServeHTTP(&rootsParamsWriter{ResponseWriter: w}, r)
+	})
+}
+
+type rootsParamsWriter struct {
+	http.ResponseWriter
+}
+
+func (w *rootsParamsWriter) Write(p []byte) (int, error) {
+	if _, err := w.ResponseWriter.Write(withRootsParams(p)); err != nil {
+		return 0, err
+	}
+	return len(p), nil
+}
+
+func (w *rootsParamsWriter) Flush() {
+	if f, ok := w.ResponseWriter.(http.Flusher); ok {
+		f.Flush()
+	}
+}
+
+func (w *rootsParamsWriter) Unwrap() http.ResponseWriter { return w.ResponseWriter }
