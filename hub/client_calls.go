@@ -70,9 +70,13 @@ func (a *activeCalls) attribute(ctx context.Context, server string) (c ClientReq
 }
 
 // sameClient reports whether two calls come from the same client session.
+// A client without a session is the same as no other.
 func sameClient(a, b ClientRequester) bool {
 	if a == nil || b == nil {
 		return a == nil && b == nil
+	}
+	if sessionless(a) || sessionless(b) {
+		return false
 	}
 	return a.Session() != "" && a.Session() == b.Session()
 }
@@ -82,7 +86,7 @@ func (a *activeCalls) distinctClientsLocked() int {
 	anonymous := 0
 	for call := range a.calls {
 		switch {
-		case call.client == nil, call.client.Session() == "":
+		case call.client == nil, call.client.Session() == "", sessionless(call.client):
 			anonymous++
 		default:
 			sessions[call.client.Session()] = true
@@ -100,7 +104,8 @@ func (a *activeCalls) count() int {
 
 // byClient sorts the calls in flight by the client session key: one call
 // of key's (nil when none), and how many calls other clients and no client
-// made.
+// made. Calls of clients without a session are each another client's,
+// though they share key: a second one counts among the others.
 func (a *activeCalls) byClient(key string) (mine *activeCall, others, anonymous int) {
 	a.mu.Lock()
 	defer a.mu.Unlock()
@@ -112,6 +117,8 @@ func (a *activeCalls) byClient(key string) (mine *activeCall, others, anonymous 
 			others++
 		case mine == nil:
 			mine = c
+		case !sameClient(mine.client, c.client):
+			others++
 		}
 	}
 	return mine, others, anonymous

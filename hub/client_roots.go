@@ -32,26 +32,30 @@ type BetweenCalls interface {
 // RootsIdentified is implemented by a client that has no session of its
 // own and is known by its roots instead (a client of protocol 2026-07-28):
 // its Session is "" until LearnRoots has asked it for them, then a name
-// its roots decide. The shared session learns the roots of such a client
-// before it is given them, so that it is held for that client's roots.
+// its roots decide. Before a request of such a client reaches a server
+// that uses roots, it is asked (sessionFor), and so is it before the shared
+// session is given its roots (rootsRequester): each session is held for
+// one set of roots. LearnRoots does nothing once the client has its name.
 type RootsIdentified interface {
 	LearnRoots(ctx context.Context) error
 }
 
-var _ ClientEvents = (*Hub)(nil)
-
-// UsesRoots reports whether server asks its clients for their roots (it
-// did, or its entry says it will), so that each client's calls go through
-// a session given that client's roots alone.
-func (h *Hub) UsesRoots(server string) bool {
-	h.mu.Lock()
-	var ds *downstream
-	if m, ok := h.servers[server]; ok {
-		ds = m.ds
-	}
-	h.mu.Unlock()
-	return ds != nil && ds.roots.usesRoots()
+// Sessionless is implemented by a client that has no session (one of
+// protocol 2026-07-28). Its Session names the downstream session it uses,
+// which other such clients with the same roots share; so it is the same
+// client as no other, and a server request that nothing ties to one of
+// their calls is not given to any of them.
+type Sessionless interface {
+	Sessionless() bool
 }
+
+// sessionless reports whether c is a client without a session.
+func sessionless(c ClientRequester) bool {
+	s, ok := c.(Sessionless)
+	return ok && s.Sessionless()
+}
+
+var _ ClientEvents = (*Hub)(nil)
 
 // RootsChanged relays a client's roots/list_changed to the downstream
 // sessions that were given its roots.

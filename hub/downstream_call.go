@@ -36,9 +36,15 @@ func (d *downstream) Call(ctx context.Context, tool string, args json.RawMessage
 // client. Once it did, each client gets a session of its own, which only
 // ever sees that client's roots; the shared session stays with requests no
 // client made, with the client whose roots it was given (if any), and with
-// clients that have no roots while it was given none.
+// clients that have no roots while it was given none. A client known by its
+// roots is asked for them first, so that it has its name.
 func (d *downstream) sessionFor(ctx context.Context) (*downstream, func(), error) {
 	c := ClientFrom(ctx)
+	if l, ok := c.(RootsIdentified); ok && d.clients != nil && d.roots.usesRoots() {
+		if err := l.LearnRoots(ctx); err != nil {
+			return nil, nil, fmt.Errorf("server %s: %w", d.spec.Name, err)
+		}
+	}
 	key := sessionKey(c)
 	if d.clients == nil || key == "" || !d.roots.usesRoots() {
 		return d, func() {}, nil

@@ -20,9 +20,11 @@ import (
 // sent to it.
 //
 // Such a client has no session, so it is known by its roots: once asked for
-// them (LearnRoots) its Session is a name they decide, and the hub keeps a
+// them (LearnRoots, which the hub calls before a request reaches a server
+// that uses roots) its Session is a name they decide, and the hub keeps a
 // downstream session given those roots for the clients that have them
-// (docs/architecture.md). Until then its Session is "".
+// (docs/architecture.md). Until then its Session is "". A client that
+// declared no roots is noRootsClient.
 type bridgeClient struct {
 	asker inputAsker
 	caps  hub.ClientCapabilities
@@ -36,6 +38,7 @@ var (
 	_ hub.ClientRequester = (*bridgeClient)(nil)
 	_ hub.RootsIdentified = (*bridgeClient)(nil)
 	_ hub.BetweenCalls    = (*bridgeClient)(nil)
+	_ hub.Sessionless     = (*bridgeClient)(nil)
 )
 
 // modernCapabilities are what a 2026-07-28 client declared in the _meta of
@@ -51,13 +54,24 @@ func modernCapabilities(declared *mcpgo.ClientCapabilities) hub.ClientCapabiliti
 	}
 }
 
-// Session is the name the client's roots decide, "" before they are known
-// or when it declared none.
+// noRootsClient names every 2026-07-28 client that gives no roots: such
+// clients share a downstream session that is never given any, rather than
+// the shared session, which may hold another client's.
+const noRootsClient = "roots:none"
+
+// Session is the name the client's roots decide: noRootsClient when it
+// declared none, "" before they are known.
 func (c *bridgeClient) Session() string {
+	if !c.caps.Roots {
+		return noRootsClient
+	}
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	return c.key
 }
+
+// Sessionless: clients with the same roots share a name, not requests.
+func (c *bridgeClient) Sessionless() bool { return true }
 
 func (c *bridgeClient) Capabilities() hub.ClientCapabilities { return c.caps }
 
@@ -95,7 +109,7 @@ func (c *bridgeClient) ListRoots(ctx context.Context) (json.RawMessage, error) {
 // LearnRoots asks the client for its roots, unless it already answered or
 // declared none, and names the client by them.
 func (c *bridgeClient) LearnRoots(ctx context.Context) error {
-	if !c.caps.Roots || c.Session() != "" {
+	if c.Session() != "" {
 		return nil
 	}
 	raw, err := c.asker.ask(ctx, mcpgo.NewRootsInputRequest())
@@ -140,7 +154,7 @@ func rootsKey(raw json.RawMessage) (string, error) {
 func (c *bridgeClient) BetweenCalls() hub.ClientRequester {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	if c.key == "" {
+	if c.key == "" || !c.caps.Roots {
 		return nil
 	}
 	return knownRoots{key: c.key, roots: c.roots}

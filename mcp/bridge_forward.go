@@ -44,7 +44,6 @@ func (s *Server) forwardModern(ctx context.Context, name string, args json.RawMe
 	start := func(hubToken string) {
 		ex.hubToken = hubToken
 		go func() {
-			s.learnRoots(callCtx, server, client)
 			ex.finish(s.callCatalog(callCtx, name, args, callOptions(hubToken)))
 		}()
 	}
@@ -81,26 +80,6 @@ func (s *Server) bridgeRound(ctx context.Context, ex *exchange, server string, t
 	return &mcpgo.CallToolResult{
 		Result:               mcpgo.Result{ResultType: mcpgo.ResultTypeInputRequired},
 		MultiRoundTripResult: mcpgo.MultiRoundTripResult{InputRequests: out.input, RequestState: state},
-	}
-}
-
-// rootsUser is the catalog of a hub whose servers may ask for roots.
-type rootsUser interface {
-	UsesRoots(server string) bool
-}
-
-// learnRoots asks a 2026-07-28 client for its roots, in a round of its
-// own, before its call reaches a server that uses roots: the hub then
-// sends the call through a session given those roots alone. A client that
-// does not answer makes its call without them; the server's own
-// roots/list then asks again.
-func (s *Server) learnRoots(ctx context.Context, server string, client *bridgeClient) {
-	u, ok := s.cat.(rootsUser)
-	if !ok || !client.caps.Roots || !u.UsesRoots(server) {
-		return
-	}
-	if err := client.LearnRoots(ctx); err != nil {
-		s.log.Debug("the client gave no roots before its call", "server", server, "err", err)
 	}
 }
 

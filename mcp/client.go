@@ -30,7 +30,10 @@ type sessionClient struct {
 	relatedTask string
 }
 
-var _ hub.ClientRequester = (*sessionClient)(nil)
+var (
+	_ hub.ClientRequester = (*sessionClient)(nil)
+	_ hub.Sessionless     = (*sessionClient)(nil)
+)
 
 // withClient returns ctx carrying the client that made the request ctx
 // belongs to, for the hub to forward a downstream's requests to.
@@ -81,7 +84,19 @@ func clientCapabilities(ctx context.Context, session mcpserver.ClientSession) hu
 	}
 }
 
-func (c *sessionClient) Session() string { return c.session.SessionID() }
+// Session is the client's session id. A 2026-07-28 request over HTTP has
+// no session (its id is ""): its client is named as one that gives no
+// roots, which it cannot be asked for there (noRootsClient).
+func (c *sessionClient) Session() string {
+	if id := c.session.SessionID(); id != "" {
+		return id
+	}
+	return noRootsClient
+}
+
+// Sessionless reports a 2026-07-28 request over HTTP, which has no session:
+// its client is the same as no other.
+func (c *sessionClient) Sessionless() bool { return c.session.SessionID() == "" }
 
 func (c *sessionClient) Capabilities() hub.ClientCapabilities { return c.caps }
 
