@@ -39,14 +39,17 @@ func (d *downstream) Call(ctx context.Context, tool string, args json.RawMessage
 // clients that have no roots while it was given none. A client known by its
 // roots is asked for them first, so that it has its name.
 func (d *downstream) sessionFor(ctx context.Context) (*downstream, func(), error) {
+	if d.clients == nil || !d.roots.usesRoots() {
+		return d, func() {}, nil
+	}
 	c := ClientFrom(ctx)
-	if l, ok := c.(RootsIdentified); ok && d.clients != nil && d.roots.usesRoots() {
+	if l, ok := c.(RootsIdentified); ok {
 		if err := l.LearnRoots(ctx); err != nil {
 			return nil, nil, fmt.Errorf("server %s: %w", d.spec.Name, err)
 		}
 	}
 	key := sessionKey(c)
-	if d.clients == nil || key == "" || !d.roots.usesRoots() {
+	if key == "" {
 		return d, func() {}, nil
 	}
 	claimed, mine := d.roots.claimed(key)

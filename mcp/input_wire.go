@@ -32,27 +32,27 @@ func withRootsParams(p []byte) []byte {
 	return bytes.ReplaceAll(p, bareRootsList, rootsListParams)
 }
 
-// inputRequestsWire encodes input requests as withRootsParams sends them.
-func inputRequestsWire(requests mcpgo.InputRequests) map[string]json.RawMessage {
-	out := make(map[string]json.RawMessage, len(requests))
-	for id, req := range requests {
-		raw, err := json.Marshal(req)
-		if err != nil {
-			continue // an input request mcp-go cannot encode is not sent
-		}
-		if bytes.Equal(raw, bareRootsList) {
-			raw = rootsListParams
-		}
-		out[id] = raw
+// inputRequestWire encodes one input request as withRootsParams sends it;
+// false when mcp-go cannot encode it (it is not sent).
+func inputRequestWire(req mcpgo.InputRequest) (json.RawMessage, bool) {
+	raw, err := json.Marshal(req)
+	if err != nil {
+		return nil, false
 	}
-	return out
+	if bytes.Equal(raw, bareRootsList) {
+		raw = rootsListParams
+	}
+	return raw, true
 }
 
 // rootsParams gives the responses of HTTP requests the same form. mcp-go
-// writes each response, and each event of a stream, in one Write.
+// writes each response, and each event of a stream, in one Write. A request
+// whose Mcp-Protocol-Version header names an older version never gets an
+// InputRequiredResult and passes unwrapped.
 func rootsParams(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if r.Method != http.MethodPost {
+		v := r.Header.Get(mcpgo.HeaderProtocolVersion)
+		if r.Method != http.MethodPost || (v != "" && !mcpgo.IsModernProtocol(v)) {
 			next.ServeHTTP(w, r)
 			return
 		}

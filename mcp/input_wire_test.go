@@ -44,11 +44,14 @@ func TestWithRootsParams(t *testing.T) {
 	}
 }
 
-func TestInputRequestsWire(t *testing.T) {
-	got := inputRequestsWire(mcpgo.InputRequests{
+func TestInputRequestWire(t *testing.T) {
+	got := map[string]json.RawMessage{}
+	for id, req := range map[string]mcpgo.InputRequest{
 		"r": mcpgo.NewRootsInputRequest(),
 		"e": mcpgo.NewElicitationInputRequest(mcpgo.ElicitationParams{Message: "name?"}),
-	})
+	} {
+		got[id], _ = inputRequestWire(req)
+	}
 	if string(got["r"]) != `{"method":"roots/list","params":{}}` {
 		t.Errorf("roots/list went out as %s", got["r"])
 	}

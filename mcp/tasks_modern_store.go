@@ -120,11 +120,12 @@ func (t *modernTask) wire(rt mcpgo.ResultType) taskWire {
 	}
 	switch t.status {
 	case taskInputRequired:
-		requests := make(mcpgo.InputRequests, len(t.pending))
+		w.InputRequests = make(map[string]json.RawMessage, len(t.pending))
 		for id, p := range t.pending {
-			requests[id] = p.req
+			if raw, ok := inputRequestWire(p.req); ok {
+				w.InputRequests[id] = raw
+			}
 		}
-		w.InputRequests = inputRequestsWire(requests)
 	case taskCompleted:
 		w.Result = t.result
 	case taskFailed:
