@@ -97,10 +97,13 @@ func (h *Hub) WaitSettled(ctx context.Context) error {
 func (h *Hub) WaitTool(ctx context.Context, name string) (bool, error) {
 	for {
 		ch := h.changes()
+		// Settled is read before the catalog: a server that becomes ready
+		// between the two reads has its tools in the catalog by then.
+		settled := h.settled()
 		if tool, ok := h.catalog.Snapshot().Lookup(name); ok && h.serverReady(tool.Server) {
 			return true, nil
 		}
-		if h.settled() {
+		if settled {
 			return false, nil
 		}
 		select {
