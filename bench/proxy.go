@@ -10,6 +10,12 @@ import (
 	"time"
 )
 
+// DefaultProxyWarmup is how many unmeasured calls each path makes first:
+// enough for node to have compiled server-everything's hot code (its echo
+// answers about a fifth faster after a few thousand calls than after a
+// hundred), so that every path is measured against a warm server.
+const DefaultProxyWarmup = 3000
+
 // ProxyOptions size the proxy benchmark.
 type ProxyOptions struct {
 	// Everything is the mcp-server-everything binary (required).
@@ -18,7 +24,7 @@ type ProxyOptions struct {
 	// executable).
 	Toolhub string
 	Calls   int // measured echo calls per path (default 1,000)
-	Warmup  int // unmeasured calls per path first (default 100)
+	Warmup  int // unmeasured calls per path first (default DefaultProxyWarmup)
 	// InProcessCalls and InProcessWorkers size the in-process run
 	// (defaults 50,000 calls, 8 workers).
 	InProcessCalls   int
@@ -122,7 +128,7 @@ func proxyDefaults(o ProxyOptions) (ProxyOptions, error) {
 		o.Calls = 1000
 	}
 	if o.Warmup <= 0 {
-		o.Warmup = 100
+		o.Warmup = DefaultProxyWarmup
 	}
 	if o.InProcessCalls <= 0 {
 		o.InProcessCalls = 50_000

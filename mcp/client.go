@@ -28,6 +28,10 @@ type sessionClient struct {
 	// revision asks, so that the client can tell it from the requests of
 	// its other calls. (mcp-go's sampling params carry no _meta.)
 	relatedTask string
+	// stream is the response of the short HTTP call the request is (nil for
+	// any other): the client's elicitations travel on it, as mcp-go sends
+	// those of the calls it serves.
+	stream *callStream
 }
 
 var (
@@ -54,6 +58,7 @@ func (s *Server) withTaskClient(ctx context.Context, taskID string) context.Cont
 		session:     session,
 		caps:        clientCapabilities(ctx, session),
 		relatedTask: taskID,
+		stream:      callStreamFrom(ctx),
 		within: func(ctx context.Context) (context.Context, context.CancelFunc) {
 			merged, cancel := context.WithCancel(request)
 			stop := context.AfterFunc(ctx, cancel)
@@ -126,6 +131,9 @@ func (c *sessionClient) Elicit(ctx context.Context, params json.RawMessage) (jso
 	}
 	ctx, cancel := c.within(ctx)
 	defer cancel()
+	if c.stream != nil {
+		return c.stream.ask(ctx, req.Method, req.Params)
+	}
 	result, err := c.srv.RequestElicitation(ctx, req)
 	return encodeAnswer("elicitation/create", result, err)
 }

@@ -42,6 +42,7 @@ func (c *sessionClient) BetweenCalls() hub.ClientRequester {
 	between := *c
 	between.within = sessionOnly(c.srv, c.session)
 	between.relatedTask = "" // asked outside the call, for no task
+	between.stream = nil     // nor on its response
 	return &between
 }
 

@@ -69,6 +69,9 @@ func (s *Server) newRoute(ctx context.Context, server string, clientToken mcpgo.
 		}
 		return err
 	}
+	if stream := callStreamFrom(ctx); stream != nil {
+		route.notify = stream.notify // written before the result, on the call's own response
+	}
 	route.wantsLog = func(level mcpgo.LoggingLevel) bool { return s.levels.wants(ctx, level) }
 	return route
 }

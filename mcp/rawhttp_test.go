@@ -20,6 +20,8 @@ type rawSession struct {
 	headers   map[string]string
 	sessionID string
 	nextID    int
+	// capabilities are what initialize declares; "" declares none.
+	capabilities string
 }
 
 func newRawSession(t *testing.T, url, token string) *rawSession {
@@ -69,8 +71,12 @@ func (r *rawSession) post(body string, extra map[string]string) (*http.Response,
 // initialize performs the legacy handshake and keeps the session id.
 func (r *rawSession) initialize() {
 	r.t.Helper()
+	caps := r.capabilities
+	if caps == "" {
+		caps = "{}"
+	}
 	resp, body := r.post(`{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"`+
-		mcpgo.LATEST_LEGACY_PROTOCOL_VERSION+`","capabilities":{},"clientInfo":{"name":"raw","version":"1"}}}`, nil)
+		mcpgo.LATEST_LEGACY_PROTOCOL_VERSION+`","capabilities":`+caps+`,"clientInfo":{"name":"raw","version":"1"}}}`, nil)
 	if resp.StatusCode != http.StatusOK {
 		r.t.Fatalf("initialize: %s: %s", resp.Status, body)
 	}

@@ -104,7 +104,8 @@ func (s *Server) ListenHTTP(opts HTTPOptions) (*HTTPServer, error) {
 	h.streamable = s.newStreamable(opts, origins, ids, h.srv)
 	pace := bodyPace{timeout: opts.BodyReadTimeout, grace: opts.BodyRateGrace, minRate: opts.MinBodyRate}
 	chain := allowMethods(pace, limitBody(opts.MaxBodyBytes, pace, acceptModernWithoutMeta(s.serveModernTasks(
-		checkSessionIDs(ids, s.answerDownTools(trackDelivery(plainResults(rootsParams(h.streamable)))))))))
+		checkSessionIDs(ids, s.answerDownTools(s.shortHTTPCalls(ids, opts.SessionIdleTTL,
+			trackDelivery(plainResults(rootsParams(h.streamable))))))))))
 	if opts.Token != "" {
 		chain = requireBearer(opts.Token, pace, chain)
 	}

@@ -91,6 +91,10 @@ type Server struct {
 	index   indexCache
 	tasks   *taskBoard
 
+	sessions  *liveSessions // for shortHTTPCalls
+	asks      *clientAsks
+	httpCalls httpCalls
+
 	modernTasks *modernTasks
 	taskRuns    sync.WaitGroup // the episodes of modernTasks
 
@@ -113,21 +117,24 @@ func NewServer(cat Catalog, opts Options) (*Server, error) {
 		return nil, fmt.Errorf("new mcp server: %w", err)
 	}
 	s := &Server{
-		cat:     cat,
-		opts:    opts,
-		log:     opts.Logger,
-		calls:   newInflight(),
-		bridges: newBridges(opts.BridgeIdle),
-		levels:  newLogLevels(),
-		kick:    make(chan struct{}, 1),
-		done:    make(chan struct{}),
-		tasks:   newTaskBoard(),
+		cat:      cat,
+		opts:     opts,
+		log:      opts.Logger,
+		calls:    newInflight(),
+		bridges:  newBridges(opts.BridgeIdle),
+		levels:   newLogLevels(),
+		sessions: newLiveSessions(),
+		asks:     &clientAsks{},
+		kick:     make(chan struct{}, 1),
+		done:     make(chan struct{}),
+		tasks:    newTaskBoard(),
 
 		modernTasks: newModernTasks(opts.TaskTTL),
 	}
 	hooks := &mcpserver.Hooks{}
 	s.levels.register(hooks)
 	s.holdFirstLists(hooks)
+	s.sessions.register(hooks)
 	s.mcp = mcpserver.NewMCPServer(opts.Name, opts.Version, s.serverOptions(cat, hooks)...)
 	s.syncSurface()
 	s.stopWatch = cat.WatchCatalog(func(*hub.Snapshot) {

@@ -25,7 +25,10 @@ type shortCallParams struct {
 // that can skip mcp-go's request handling: decoding the
 // request into typed values, its hooks, and encoding the result again.
 // The call then goes to forward as mcp-go would send it there.
-func (c *stdioConn) shortCall(env envelope) (*shortCallParams, bool) {
+func (c *stdioConn) shortCall(env envelope) (*shortCallParams, bool) { return c.s.shortCallOf(env) }
+
+// shortCallOf is shortCall for any transport.
+func (s *Server) shortCallOf(env envelope) (*shortCallParams, bool) {
 	if env.Method != string(mcpgo.MethodToolsCall) || len(env.Params) == 0 {
 		return nil, false
 	}
@@ -43,7 +46,7 @@ func (c *stdioConn) shortCall(env envelope) (*shortCallParams, bool) {
 			return nil, false
 		}
 	}
-	if ownTool(p.Name) || (c.s.mcp.GetTool(p.Name) == nil && !ofDownServer(c.s.cat, p.Name)) {
+	if ownTool(p.Name) || (s.mcp.GetTool(p.Name) == nil && !ofDownServer(s.cat, p.Name)) {
 		return nil, false
 	}
 	return &p, true
@@ -73,10 +76,15 @@ func (c *stdioConn) serveShortCall(ctx context.Context, cancel context.CancelCau
 	if errors.Is(context.Cause(ctx), errCancelledByClient) {
 		return // a cancelled request gets no response
 	}
+	c.writeLine(resultLine(id, res))
+}
+
+// resultLine is the JSON-RPC response that answers request id with res, or
+// an internal error when res cannot be encoded.
+func resultLine(id json.RawMessage, res *mcpgo.CallToolResult) []byte {
 	body, err := json.Marshal(res)
 	if err != nil {
-		c.writeError(id, mcpgo.INTERNAL_ERROR, "encode the tool result: "+err.Error())
-		return
+		return rpcError(id, mcpgo.INTERNAL_ERROR, "encode the tool result: "+err.Error())
 	}
 	line := make([]byte, 0, len(body)+len(id)+40)
 	line = append(line, `{"jsonrpc":"2.0","id":`...)
@@ -84,7 +92,7 @@ func (c *stdioConn) serveShortCall(ctx context.Context, cancel context.CancelCau
 	line = append(line, `,"result":`...)
 	line = append(line, body...)
 	line = append(line, '}')
-	c.writeLine(line)
+	return line
 }
 
 // cancelShortCall cancels the short-path call a notifications/cancelled

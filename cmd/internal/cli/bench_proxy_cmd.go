@@ -37,6 +37,12 @@ goes first), reported as p50/p99 and the median calls/s of the rounds.
 the same server, to every run. Last, an in-process echo through the hub with
 concurrent callers (target ≥ 5,000 calls/s).
 
+Each path first makes --warmup unmeasured calls. Node compiles
+server-everything's hot code only after some thousands of calls: a proxy
+that has been running for a while (--compare-url) has a warm one, and the
+paths started here need as many calls to catch up before their figures can
+be set against its.
+
 server-everything is looked up in .tools/node_modules/.bin above the current
 directory unless --everything names it.`,
 		Args: cobra.NoArgs,
@@ -63,7 +69,7 @@ directory unless --everything names it.`,
 	f.StringVar(&opts.Everything, "everything", "", "path of mcp-server-everything")
 	f.StringVar(&opts.Toolhub, "toolhub", "", "toolhub binary run as toolhub serve, to measure another build (default: this one)")
 	f.IntVar(&opts.Calls, "calls", 1000, "measured calls per path")
-	f.IntVar(&opts.Warmup, "warmup", 100, "unmeasured calls per path first")
+	f.IntVar(&opts.Warmup, "warmup", bench.DefaultProxyWarmup, "unmeasured calls per path first")
 	f.IntVar(&opts.InProcessCalls, "inprocess-calls", 50_000, "calls in the in-process run")
 	f.IntVar(&opts.InProcessWorkers, "inprocess-workers", 8, "concurrent callers in the in-process run")
 	f.IntVar(&opts.Concurrency, "concurrency", 8, "callers at once in the concurrent rounds (1 leaves them out)")

@@ -1,0 +1,171 @@
+package mcp
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"mime"
+	"net"
+	"net/http"
+	"sync"
+	"time"
+
+	mcpgo "github.com/mark3labs/mcp-go/mcp"
+	mcpserver "github.com/mark3labs/mcp-go/server"
+)
+
+// shortHTTPCalls serves the commonest request over HTTP without mcp-go: a
+// tools/call of a catalog tool from a client of protocol 2025-11-25 or
+// older, on the session it initialized. mcp-go would decode the request
+// two or three times, start a goroutine and a span for it, and encode the
+// result again; here the request is decoded once, forwarded as mcp-go
+// would forward it, and answered with the downstream's result. The call's
+// notifications and elicitations travel on its own response, as with
+// mcp-go (callStream); its sampling and roots requests go through mcp-go's
+// session, as they always do.
+//
+// The answers the client posts to those elicitations, and its
+// notifications/cancelled for such a call, are taken here too. Everything
+// else, and any request that is not plainly one of these (a browser's, a
+// task, a 2026-07-28 request, a malformed one), goes on to next unchanged.
+func (s *Server) shortHTTPCalls(ids mcpserver.SessionIdManager, idle time.Duration, next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		body := readBody(r)
+		live := s.sessions.get(r.Header.Get(mcpserver.HeaderKeySessionID))
+		if live == nil {
+			next.ServeHTTP(w, r)
+			return
+		}
+		if r.Method != http.MethodPost || body == nil || !plainHTTPCall(r) {
+			s.sessions.passedOn(live)
+			next.ServeHTTP(w, r)
+			return
+		}
+		var env envelope
+		if json.Unmarshal(body, &env) != nil || !s.takeShortHTTP(w, r, live, env, ids, idle) {
+			s.sessions.passedOn(live)
+			next.ServeHTTP(w, r)
+		}
+	})
+}
+
+// takeShortHTTP serves env when it is an answer to a short call's request,
+// a cancellation of a short call, or a tools/call the short path takes, and
+// reports whether it did.
+func (s *Server) takeShortHTTP(w http.ResponseWriter, r *http.Request, live *liveSession, env envelope,
+	ids mcpserver.SessionIdManager, idle time.Duration,
+) bool {
+	session := live.session.SessionID()
+	switch {
+	case env.Method == "" && env.hasID():
+		if !s.asks.answer(session, env) {
+			return false
+		}
+	case env.Method == string(mcpgo.MethodNotificationCancelled) && !env.hasID():
+		if !s.httpCalls.cancel(session, env.Params) {
+			return false
+		}
+	case env.Method == string(mcpgo.MethodToolsCall) && env.hasID() && s.sessions.fresh(live, idle) &&
+		len(live.session.NotificationChannel()) == 0:
+		// Notifications queued for the session (a list change, say) go out
+		// on its next request through mcp-go, as they always have.
+		call, ok := s.shortCallOf(env)
+		if !ok {
+			return false
+		}
+		if terminated, err := ids.Validate(session); err != nil || terminated {
+			return false // mcp-go answers with the reason
+		}
+		s.serveHTTPCall(w, r, live.session, env.ID, call)
+		return true
+	default:
+		return false
+	}
+	w.WriteHeader(http.StatusAccepted)
+	return true
+}
+
+// plainHTTPCall reports whether a request is one the short path may serve
+// as mcp-go would: JSON in, a client that reads JSON back, an older
+// protocol version, no browser Origin (mcp-go adds CORS headers), and a
+// Host header mcp-go's DNS rebinding check lets through.
+func plainHTTPCall(r *http.Request) bool {
+	if v := r.Header.Get(mcpgo.HeaderProtocolVersion); v != "" &&
+		(mcpgo.IsModernProtocol(v) || !mcpgo.IsValidProtocolVersion(v)) {
+		return false
+	}
+	media, _, err := mime.ParseMediaType(r.Header.Get("Content-Type"))
+	if err != nil || media != "application/json" || r.Header.Get("Origin") != "" {
+		return false
+	}
+	if !acceptsJSON(r.Header.Values("Accept")) {
+		return false
+	}
+	local, ok := r.Context().Value(http.LocalAddrContextKey).(net.Addr)
+	return !ok || !loopbackHost(local.String()) || loopbackHost(r.Host)
+}
+
+// loopbackHost reports whether host (with or without a port) names this
+// machine's loopback interface.
+func loopbackHost(host string) bool {
+	if h, _, err := net.SplitHostPort(host); err == nil {
+		host = h
+	}
+	if host == "localhost" {
+		return true
+	}
+	ip := net.ParseIP(host)
+	return ip != nil && ip.IsLoopback()
+}
+
+// serveHTTPCall forwards one short call and writes its result.
+func (s *Server) serveHTTPCall(w http.ResponseWriter, r *http.Request, session mcpserver.ClientSession,
+	id json.RawMessage, p *shortCallParams,
+) {
+	stream := newCallStream(w, session.SessionID(), s.asks)
+	ctx := withCallStream(s.mcp.WithContext(r.Context(), session), stream)
+	ctx, done := s.httpCalls.track(ctx, session.SessionID(), id)
+	defer done()
+	defer func() {
+		if v := recover(); v != nil {
+			s.log.Error("HTTP tool call panicked", "tool", p.Name, "panic", v)
+			_ = stream.finish(rpcError(id, mcpgo.INTERNAL_ERROR, fmt.Sprintf("internal error: %v", v)))
+		}
+	}()
+	res := s.forward(ctx, p.Name, p.Arguments, p.token)
+	if err := stream.finish(resultLine(id, res)); err != nil {
+		s.log.Debug("tool result not delivered", "tool", p.Name, "err", err)
+	}
+}
+
+// httpCalls are the short HTTP calls in flight, by session and request id,
+// for the client's notifications/cancelled.
+type httpCalls struct {
+	byKey sync.Map // session + "\x00" + raw id → context.CancelCauseFunc
+}
+
+func (c *httpCalls) track(ctx context.Context, session string, id json.RawMessage) (context.Context, func()) {
+	ctx, cancel := context.WithCancelCause(ctx)
+	key := askKey(session, string(id))
+	c.byKey.Store(key, cancel)
+	return ctx, func() {
+		c.byKey.Delete(key)
+		cancel(nil)
+	}
+}
+
+// cancel cancels the call a notifications/cancelled of session names, and
+// reports whether it was one of these.
+func (c *httpCalls) cancel(session string, params json.RawMessage) bool {
+	var p struct {
+		RequestID json.RawMessage `json:"requestId"`
+	}
+	if json.Unmarshal(params, &p) != nil || len(p.RequestID) == 0 {
+		return false
+	}
+	v, ok := c.byKey.Load(askKey(session, string(p.RequestID)))
+	if ok {
+		v.(context.CancelCauseFunc)(errCancelledByClient)
+	}
+	return ok
+}
