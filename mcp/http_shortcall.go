@@ -31,6 +31,12 @@ import (
 func (s *Server) shortHTTPCalls(ids mcpserver.SessionIdManager, idle time.Duration, next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		body := readBody(r)
+		if r.Method == http.MethodPost && body != nil && mcpgo.IsModernProtocol(r.Header.Get(mcpgo.HeaderProtocolVersion)) {
+			if !s.takeModernHTTP(w, r, body) {
+				next.ServeHTTP(w, r)
+			}
+			return
+		}
 		live := s.sessions.get(r.Header.Get(mcpserver.HeaderKeySessionID))
 		if live == nil {
 			next.ServeHTTP(w, r)
@@ -85,15 +91,58 @@ func (s *Server) takeShortHTTP(w http.ResponseWriter, r *http.Request, live *liv
 	return true
 }
 
+// takeModernHTTP serves a 2026-07-28 tools/call that the short path takes
+// (modernCallOf, its headers matching its body) and reports whether it did.
+// Such a request has no session: its client is known by what it declares.
+func (s *Server) takeModernHTTP(w http.ResponseWriter, r *http.Request, body []byte) bool {
+	var env envelope
+	if json.Unmarshal(body, &env) != nil || !plainHTTPRequest(r) {
+		return false
+	}
+	if env.Method == string(mcpgo.MethodNotificationCancelled) && !env.hasID() {
+		// Without a session, a cancellation names its request by id alone,
+		// as mcp-go keys it.
+		if !s.httpCalls.cancel("", env.Params) {
+			return false
+		}
+		w.WriteHeader(http.StatusAccepted)
+		return true
+	}
+	call, info, ok := s.modernCallOf(env)
+	if !ok || !env.hasID() || !s.headersMatch(r, env, call.Name) {
+		return false
+	}
+	ctx, done := s.httpCalls.track(r.Context(), "", env.ID)
+	defer done()
+	stream := newCallStream(w, "", s.asks)
+	defer func() {
+		if v := recover(); v != nil {
+			s.log.Error("HTTP tool call panicked", "tool", call.Name, "panic", v)
+			_ = stream.finish(rpcError(env.ID, mcpgo.INTERNAL_ERROR, fmt.Sprintf("internal error: %v", v)))
+		}
+	}()
+	line := s.forwardModernCall(withCallStream(ctx, stream), env.ID, call, info)
+	if err := stream.finish(line); err != nil {
+		s.log.Debug("tool result not delivered", "tool", call.Name, "err", err)
+	}
+	return true
+}
+
 // plainHTTPCall reports whether a request is one the short path may serve
-// as mcp-go would: JSON in, a client that reads JSON back, an older
-// protocol version, no browser Origin (mcp-go adds CORS headers), and a
-// Host header mcp-go's DNS rebinding check lets through.
+// as mcp-go would: an older protocol version and plainHTTPRequest.
 func plainHTTPCall(r *http.Request) bool {
 	if v := r.Header.Get(mcpgo.HeaderProtocolVersion); v != "" &&
 		(mcpgo.IsModernProtocol(v) || !mcpgo.IsValidProtocolVersion(v)) {
 		return false
 	}
+	return plainHTTPRequest(r)
+}
+
+// plainHTTPRequest reports whether a request is one mcp-go would serve
+// without anything the short path leaves out: JSON in, a client that reads
+// JSON back, no browser Origin (mcp-go adds CORS headers), and a Host
+// header mcp-go's DNS rebinding check lets through.
+func plainHTTPRequest(r *http.Request) bool {
 	media, _, err := mime.ParseMediaType(r.Header.Get("Content-Type"))
 	if err != nil || media != "application/json" || r.Header.Get("Origin") != "" {
 		return false

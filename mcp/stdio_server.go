@@ -161,7 +161,12 @@ func (c *stdioConn) dispatch(ctx context.Context, line []byte) {
 		}
 		if call, ok := c.shortCall(env); ok {
 			callCtx, cancel := c.trackShortCall(ctx, env.ID)
-			c.run(func() { c.serveShortCall(callCtx, cancel, env.ID, call) })
+			c.run(func() { c.serveShortCall(callCtx, cancel, env.ID, call, nil) })
+			return
+		}
+		if call, info, ok := c.s.modernCallOf(env); ok {
+			callCtx, cancel := c.trackShortCall(ctx, env.ID)
+			c.run(func() { c.serveShortCall(callCtx, cancel, env.ID, call, info) })
 			return
 		}
 		c.run(func() { c.handle(ctx, line) })

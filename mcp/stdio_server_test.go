@@ -8,10 +8,12 @@ import (
 	"fmt"
 	"io"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
 	mcpclient "github.com/mark3labs/mcp-go/client"
+	mcpgo "github.com/mark3labs/mcp-go/mcp"
 
 	"github.com/toolhub/toolhub/internal/testenv"
 )
@@ -181,6 +183,45 @@ func TestStdioShortPathAnswersAsMcpGoDoes(t *testing.T) {
 			short, _ := r.response(fmt.Sprint(2 * i))
 			r.send(fmt.Sprintf(`{"jsonrpc":"2.0","id":%d,"method":"tools/call","params":{"name":%q,"arguments":%s,"_meta":{"vendor/trace":"t"}}}`, 2*i+1, c.name, c.args))
 			long, _ := r.response(fmt.Sprint(2*i + 1))
+			if short.Error != nil || long.Error != nil {
+				t.Fatalf("errors: %v / %v", short.Error, long.Error)
+			}
+			if !bytes.Equal(short.Result, long.Result) {
+				t.Errorf("short path result\n%s\nmcp-go's\n%s", short.Result, long.Result)
+			}
+		})
+	}
+}
+
+// TestStdioModernShortPathAnswersAsMcpGoDoes is the same for calls of
+// protocol 2026-07-28, whose results mcp-go stamps with their type and the
+// server's identity.
+func TestStdioModernShortPathAnswersAsMcpGoDoes(t *testing.T) {
+	fix := newFixture()
+	srv := testServer(t, testHub(t, nil, inProcess("fix", fix.srv)), Options{Version: "1.2.3"})
+	var viaMCPGo atomic.Int32
+	srv.mcp.GetHooks().AddBeforeCallTool(func(context.Context, any, *mcpgo.CallToolRequest) { viaMCPGo.Add(1) })
+	r := newRawStdio(t, srv)
+	meta := `"` + mcpgo.MetaKeyProtocolVersion + `":"` + mcpgo.ProtocolVersion20260728 + `","` +
+		mcpgo.MetaKeyClientCapabilities + `":{},"` + mcpgo.MetaKeyClientInfo + `":{"name":"raw","version":"1"}`
+	for i, c := range []struct{ name, args string }{
+		{"fix__rich", `{}`},
+		{"fix__echo", `{"message":"ünïcode \u2028 \"quoted\""}`},
+		{"fix__fail", `{}`},
+		{"fix__typed", `{"count":2,"name":"n"}`},
+	} {
+		t.Run(fmt.Sprint(c.name, i), func(t *testing.T) {
+			before := viaMCPGo.Load()
+			r.send(fmt.Sprintf(`{"jsonrpc":"2.0","id":%d,"method":"tools/call","params":{"name":%q,"arguments":%s,"_meta":{%s}}}`, 2*i, c.name, c.args, meta))
+			short, _ := r.response(fmt.Sprint(2 * i))
+			if viaMCPGo.Load() != before {
+				t.Error("the call went through mcp-go")
+			}
+			r.send(fmt.Sprintf(`{"jsonrpc":"2.0","id":%d,"method":"tools/call","params":{"name":%q,"arguments":%s,"_meta":{%s,"vendor/trace":"t"}}}`, 2*i+1, c.name, c.args, meta))
+			long, _ := r.response(fmt.Sprint(2*i + 1))
+			if viaMCPGo.Load() == before {
+				t.Error("the call with a vendor key did not go through mcp-go")
+			}
 			if short.Error != nil || long.Error != nil {
 				t.Fatalf("errors: %v / %v", short.Error, long.Error)
 			}

@@ -8,6 +8,7 @@ import (
 	"fmt"
 
 	mcpgo "github.com/mark3labs/mcp-go/mcp"
+	mcpserver "github.com/mark3labs/mcp-go/server"
 )
 
 // shortCallParams are the params of a tools/call the short path takes:
@@ -61,9 +62,13 @@ func (c *stdioConn) trackShortCall(ctx context.Context, id json.RawMessage) (con
 	return ctx, cancel
 }
 
-// serveShortCall forwards the call and writes its result. The client's
-// notifications/cancelled for id cancels ctx, made by trackShortCall.
-func (c *stdioConn) serveShortCall(ctx context.Context, cancel context.CancelCauseFunc, id json.RawMessage, p *shortCallParams) {
+// serveShortCall forwards the call and writes its result; info is what a
+// 2026-07-28 call's _meta says (nil for an older client's call). The
+// client's notifications/cancelled for id cancels ctx, made by
+// trackShortCall.
+func (c *stdioConn) serveShortCall(ctx context.Context, cancel context.CancelCauseFunc, id json.RawMessage,
+	p *shortCallParams, info *mcpserver.RequestProtocolInfo,
+) {
 	defer func() {
 		c.calls.Delete(string(id))
 		cancel(nil)
@@ -72,11 +77,16 @@ func (c *stdioConn) serveShortCall(ctx context.Context, cancel context.CancelCau
 			c.writeError(id, mcpgo.INTERNAL_ERROR, fmt.Sprintf("internal error: %v", r))
 		}
 	}()
-	res := c.s.forward(ctx, p.Name, p.Arguments, p.token)
+	var line []byte
+	if info != nil {
+		line = c.s.forwardModernCall(ctx, id, p, info)
+	} else {
+		line = resultLine(id, c.s.forward(ctx, p.Name, p.Arguments, p.token))
+	}
 	if errors.Is(context.Cause(ctx), errCancelledByClient) {
 		return // a cancelled request gets no response
 	}
-	c.writeLine(resultLine(id, res))
+	c.writeLine(line)
 }
 
 // resultLine is the JSON-RPC response that answers request id with res, or
