@@ -10,55 +10,62 @@ import (
 	mcpserver "github.com/mark3labs/mcp-go/server"
 )
 
-// modernMetaKeys are the _meta entries of a 2026-07-28 tools/call that the
-// short paths understand (besides a progress token): anything else (a
-// trace context, an extension's key) sends the call through mcp-go.
-var modernMetaKeys = map[string]bool{
-	mcpgo.MetaKeyProtocolVersion:    true,
-	mcpgo.MetaKeyClientInfo:         true,
-	mcpgo.MetaKeyClientCapabilities: true,
-	mcpgo.MetaKeyLogLevel:           true,
-}
-
 // modernCallOf reports whether env is a 2026-07-28 tools/call that the short
 // paths can serve: the first round of a call of a catalog tool on the
-// current surface (no inputResponses, no requestState, no task), with
-// valid client capabilities. It returns the call and what its _meta says,
-// as mcp-go would have read it.
+// current surface (no inputResponses, no requestState, no task), whose
+// _meta holds only the protocol version, the client's identity,
+// capabilities and log level, and a progress token (anything else, a trace
+// context or an extension's key, sends it through mcp-go). It returns the
+// call and what its _meta says, as mcp-go would have read it.
 func (s *Server) modernCallOf(env envelope) (*shortCallParams, *mcpserver.RequestProtocolInfo, bool) {
 	if env.Method != string(mcpgo.MethodToolsCall) || len(env.Params) == 0 {
 		return nil, nil, false
 	}
-	var p struct {
-		Name      string          `json:"name"`
-		Arguments json.RawMessage `json:"arguments"`
-		Meta      *mcpgo.Meta     `json:"_meta"`
-	}
+	var p shortCallParams
 	dec := json.NewDecoder(bytes.NewReader(env.Params))
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(&p); err != nil || p.Name == "" || p.Meta == nil {
 		return nil, nil, false
 	}
-	for key := range p.Meta.AdditionalFields {
-		if !modernMetaKeys[key] {
-			return nil, nil, false
-		}
-	}
-	caps := p.Meta.ClientCapabilities()
-	if p.Meta.ProtocolVersion() != mcpgo.ProtocolVersion20260728 || caps == nil {
-		return nil, nil, false // mcp-go answers with what is wrong
-	}
-	if ownTool(p.Name) || s.mcp.GetTool(p.Name) == nil {
+	info, ok := modernInfo(p.Meta)
+	if !ok || ownTool(p.Name) || s.mcp.GetTool(p.Name) == nil {
 		return nil, nil, false
 	}
-	info := &mcpserver.RequestProtocolInfo{
-		Modern:             true,
-		ProtocolVersion:    mcpgo.ProtocolVersion20260728,
-		ClientInfo:         p.Meta.ClientInfo(),
-		ClientCapabilities: caps,
-		LogLevel:           p.Meta.LogLevel(),
+	if raw, ok := p.Meta["progressToken"]; ok && json.Unmarshal(raw, &p.token) != nil {
+		return nil, nil, false
 	}
-	return &shortCallParams{Name: p.Name, Arguments: p.Arguments, token: p.Meta.ProgressToken}, info, true
+	return &p, info, true
+}
+
+// modernInfo reads a 2026-07-28 request's _meta as mcp-go does
+// (RequestProtocolInfo), each entry decoded once; ok is false for a key it
+// does not know, another protocol version, or client capabilities that are
+// missing or malformed (mcp-go answers those with what is wrong).
+func modernInfo(meta map[string]json.RawMessage) (*mcpserver.RequestProtocolInfo, bool) {
+	info := &mcpserver.RequestProtocolInfo{Modern: true}
+	for key, raw := range meta {
+		var err error
+		switch key {
+		case "progressToken":
+		case mcpgo.MetaKeyProtocolVersion:
+			err = json.Unmarshal(raw, &info.ProtocolVersion)
+		case mcpgo.MetaKeyClientInfo:
+			err = json.Unmarshal(raw, &info.ClientInfo)
+		case mcpgo.MetaKeyClientCapabilities:
+			err = json.Unmarshal(raw, &info.ClientCapabilities)
+		case mcpgo.MetaKeyLogLevel:
+			err = json.Unmarshal(raw, &info.LogLevel)
+		default:
+			return nil, false
+		}
+		if err != nil {
+			return nil, false
+		}
+	}
+	if info.ProtocolVersion != mcpgo.ProtocolVersion20260728 || info.ClientCapabilities == nil {
+		return nil, false
+	}
+	return info, true
 }
 
 // headersMatch reports whether a 2026-07-28 request's Mcp-Method, Mcp-Name
@@ -70,6 +77,9 @@ func (s *Server) headersMatch(r *http.Request, env envelope, name string) bool {
 	}
 	if mcpgo.ValidateStandardHeaders(r.Header.Get, mcpgo.ProtocolVersion20260728, mcpgo.MethodToolsCall, env.Params) != nil {
 		return false
+	}
+	if bound := s.surface.headerBound.Load(); bound == nil || !(*bound)[name] {
+		return true // no Mcp-Param-* header to check
 	}
 	tool := s.mcp.GetTool(name)
 	if tool == nil {

@@ -4,6 +4,7 @@ import (
 	"crypto/sha256"
 	"fmt"
 	"sync"
+	"sync/atomic"
 
 	mcpgo "github.com/mark3labs/mcp-go/mcp"
 	mcpserver "github.com/mark3labs/mcp-go/server"
@@ -41,6 +42,10 @@ type surfaceState struct {
 	synced    bool
 	version   uint64
 	signature [sha256.Size]byte
+	// headerBound names the tools on the surface with x-mcp-header
+	// annotations, whose Mcp-Param-* headers a 2026-07-28 call must match
+	// (headersMatch); set before the tools reach mcp-go.
+	headerBound atomic.Pointer[map[string]bool]
 }
 
 // syncSurface brings the client-facing tool list up to date with the
@@ -60,6 +65,13 @@ func (s *Server) syncSurface() {
 		return
 	}
 	s.surface.signature = sig
+	bound := make(map[string]bool)
+	for i := range tools {
+		if len(mcpgo.ExtractParamHeaderBindings(&tools[i].Tool)) > 0 {
+			bound[tools[i].Tool.Name] = true
+		}
+	}
+	s.surface.headerBound.Store(&bound)
 	s.mcp.SetTools(tools...)
 	s.log.Debug("tool surface updated", "tools", len(tools), "catalog_version", snap.Version())
 }
