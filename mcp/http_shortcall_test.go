@@ -312,3 +312,37 @@ func TestModernHTTPCallAsksForRootsInTheFormEveryClientReads(t *testing.T) {
 		t.Errorf("answer %s, want an input request for roots/list with empty params", body)
 	}
 }
+
+// regional echoes its region, which travels in the Mcp-Param-Region header
+// too.
+func regional() *mcpserver.MCPServer {
+	srv := mcpserver.NewMCPServer("geo", "1", mcpserver.WithToolCapabilities(false))
+	tool := mcpgo.NewToolWithRawSchema("where", "Say the region.",
+		json.RawMessage(`{"type":"object","properties":{"region":{"type":"string","x-mcp-header":"Region"}}}`))
+	srv.AddTool(tool, func(_ context.Context, req mcpgo.CallToolRequest) (*mcpgo.CallToolResult, error) {
+		return mcpgo.NewToolResultText("in " + req.GetString("region", "")), nil
+	})
+	return srv
+}
+
+func TestModernHTTPCallChecksItsParamHeaders(t *testing.T) {
+	srv := testServer(t, testHub(t, nil, inProcess("geo", regional())), Options{Expose: ExposeDirect})
+	h := serveHTTP(t, srv, HTTPOptions{Token: testToken})
+	call := `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"geo__where","arguments":{"region":"eu"},` + modernMeta + `}}`
+	for _, tt := range []struct {
+		region     string
+		wantStatus int
+		wantIn     string
+	}{
+		{"eu", http.StatusOK, "in eu"},
+		{"us", http.StatusBadRequest, "Mcp-Param-Region"},
+	} {
+		headers := modernHeaders("tools/call")
+		headers["Mcp-Name"] = "geo__where"
+		headers["Mcp-Param-Region"] = tt.region
+		resp, body := rawRequest(t, http.MethodPost, h.URL(), headers, call)
+		if resp.StatusCode != tt.wantStatus || !strings.Contains(body, tt.wantIn) {
+			t.Errorf("header %q: %s %s, want %d with %q", tt.region, resp.Status, body, tt.wantStatus, tt.wantIn)
+		}
+	}
+}
