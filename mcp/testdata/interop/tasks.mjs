@@ -114,6 +114,14 @@ const transport = mode === "stdio"
 await client.connect(transport).catch((error) => setupFailure(`connect: ${errorText(error)}`));
 if (client.getNegotiatedProtocolVersion() !== PROTOCOL)
   setupFailure(`negotiated ${client.getNegotiatedProtocolVersion()}, want ${PROTOCOL}`);
+// A first tools/list waits for the servers still connecting, and the tool
+// list changes (tools/list_changed) as they come up. ext-tasks 0.2.2 lists
+// tools for its declarations as the session starts and again on every
+// list_changed; when one arrives just as the first list is answered, the
+// session briefly holds no declarations and refuses a required task
+// ("Task execution was required but is unavailable"). Listing here first
+// lets the servers come up before the session starts.
+await client.listTools().catch((error) => setupFailure(`tools/list: ${errorText(error)}`));
 // ext-tasks picks "v2" only for exactly {} here; anything else means "none".
 // On 2025-11-25 it takes the tasks capability instead.
 const ext = client.getServerCapabilities()?.extensions?.[TASKS_EXT];
@@ -148,8 +156,14 @@ if (!session.capabilities.execution || (MODERN && !session.capabilities.inputRes
 try {
   // "require": a tool whose taskSupport is "optional" runs as a task only
   // when asked to on 2025-11-25; on 2026-07-28 the server decides.
-  const execution = await session.callTool(toolName, toolArgs,
-    { signal: AbortSignal.timeout(Number(process.env.TASKS_TIMEOUT_MS) || 60_000), task: { preference: "require" } });
+  const callOptions = { signal: AbortSignal.timeout(Number(process.env.TASKS_TIMEOUT_MS) || 60_000), task: { preference: "require" } };
+  // A server-everything started by this run still adds a tool once it has
+  // seen the client; should its list_changed race the session's tools/list
+  // as above, the next declarations settle it: one more try.
+  const execution = await session.callTool(toolName, toolArgs, callOptions).catch((error) =>
+    String(error?.message).includes("required but is unavailable")
+      ? session.callTool(toolName, toolArgs, callOptions)
+      : Promise.reject(error));
   out.created = execution.kind === "task" ? execution.handle.taskId : null;
   let cancelling = false;
   const { outcome } = await execution.settle({
