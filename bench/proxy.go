@@ -1,6 +1,8 @@
 package bench
 
 import (
+	mcpgo "github.com/mark3labs/mcp-go/mcp"
+
 	"context"
 	"errors"
 	"fmt"
@@ -23,8 +25,12 @@ type ProxyOptions struct {
 	// Toolhub is the toolhub binary to run as "toolhub serve" (default: this
 	// executable).
 	Toolhub string
-	Calls   int // measured echo calls per path (default 1,000)
-	Warmup  int // unmeasured calls per path first (default DefaultProxyWarmup)
+	// Protocol is the version every client offers (default 2025-11-25, the
+	// handshake IDE clients make); a server that does not speak it answers
+	// with an older one.
+	Protocol string
+	Calls    int // measured echo calls per path (default 1,000)
+	Warmup   int // unmeasured calls per path first (default DefaultProxyWarmup)
 	// InProcessCalls and InProcessWorkers size the in-process run
 	// (defaults 50,000 calls, 8 workers).
 	InProcessCalls   int
@@ -124,6 +130,13 @@ func proxyDefaults(o ProxyOptions) (ProxyOptions, error) {
 		}
 		o.Toolhub = exe
 	}
+	switch {
+	case o.Protocol == "":
+		o.Protocol = mcpgo.LATEST_LEGACY_PROTOCOL_VERSION
+	case !mcpgo.IsValidProtocolVersion(o.Protocol):
+		return o, fmt.Errorf("proxy bench: protocol %q is not one toolhub knows (%s, %s and older)",
+			o.Protocol, mcpgo.ProtocolVersion20260728, mcpgo.LATEST_LEGACY_PROTOCOL_VERSION)
+	}
 	if o.Calls <= 0 {
 		o.Calls = 1000
 	}
@@ -158,25 +171,25 @@ func startPaths(ctx context.Context, opts ProxyOptions, config, dir string) ([]*
 		}
 		return nil, err
 	}
-	direct, err := startStdioPath(ctx, "direct (stdio)", "echo", opts.Everything, "stdio")
+	direct, err := startStdioPath(ctx, opts.Protocol, "direct (stdio)", "echo", opts.Everything, "stdio")
 	if err != nil {
 		return fail(err)
 	}
 	paths = append(paths, direct)
-	viaStdio, err := startStdioPath(ctx, "toolhub serve (stdio)", "everything__echo",
+	viaStdio, err := startStdioPath(ctx, opts.Protocol, "toolhub serve (stdio)", "everything__echo",
 		opts.Toolhub, "--config", config, "serve")
 	if err != nil {
 		return fail(err)
 	}
 	viaStdio.hub = true
 	paths = append(paths, viaStdio)
-	viaHTTP, err := startHTTPPath(ctx, "toolhub serve --http", "everything__echo", opts.Toolhub, config, dir)
+	viaHTTP, err := startHTTPPath(ctx, opts.Protocol, "toolhub serve --http", "everything__echo", opts.Toolhub, config, dir)
 	if err != nil {
 		return fail(err)
 	}
 	paths = append(paths, viaHTTP)
 	if opts.CompareURL != "" {
-		other, err := connectHTTPPath(ctx, "compared (http)", opts.CompareTool, opts.CompareURL, opts.CompareToken)
+		other, err := connectHTTPPath(ctx, opts.Protocol, "compared (http)", opts.CompareTool, opts.CompareURL, opts.CompareToken)
 		if err != nil {
 			return fail(err)
 		}

@@ -66,7 +66,7 @@ func (p *proxyPath) close() {
 
 // startStdioPath starts command as an MCP server over stdio, as its own
 // process tree, and connects to it.
-func startStdioPath(ctx context.Context, name, tool, command string, args ...string) (*proxyPath, error) {
+func startStdioPath(ctx context.Context, protocol, name, tool, command string, args ...string) (*proxyPath, error) {
 	cmd := exec.Command(command, args...)
 	cmd.Stderr = io.Discard
 	stdin, err := cmd.StdinPipe()
@@ -87,7 +87,7 @@ func startStdioPath(ctx context.Context, name, tool, command string, args ...str
 		p.close()
 		return nil, fmt.Errorf("%s: start: %w", name, err)
 	}
-	if err := initialize(ctx, p.client); err != nil {
+	if err := initialize(ctx, p.client, protocol); err != nil {
 		p.close()
 		return nil, fmt.Errorf("%s: %w", name, err)
 	}
@@ -98,7 +98,7 @@ var servesAt = regexp.MustCompile(`toolhub serves MCP at (http://\S+)`)
 
 // startHTTPPath runs "toolhub serve --http" on a free loopback port with a
 // token in dir, and connects to it.
-func startHTTPPath(ctx context.Context, name, tool, toolhub, config, dir string) (*proxyPath, error) {
+func startHTTPPath(ctx context.Context, protocol, name, tool, toolhub, config, dir string) (*proxyPath, error) {
 	tokenFile := filepath.Join(dir, "token")
 	cmd := exec.Command(toolhub, "--config", config, "serve", "--http=127.0.0.1:0", "--token-file", tokenFile)
 	stderr, err := cmd.StderrPipe()
@@ -119,7 +119,7 @@ func startHTTPPath(ctx context.Context, name, tool, toolhub, config, dir string)
 		stopChild(cmd, group)
 		return nil, fmt.Errorf("%s: %w", name, err)
 	}
-	p, err := connectHTTPPath(ctx, name, tool, url, strings.TrimSpace(string(token)))
+	p, err := connectHTTPPath(ctx, protocol, name, tool, url, strings.TrimSpace(string(token)))
 	if err != nil {
 		stopChild(cmd, group)
 		return nil, err
@@ -130,7 +130,7 @@ func startHTTPPath(ctx context.Context, name, tool, toolhub, config, dir string)
 
 // connectHTTPPath connects to a Streamable HTTP endpoint that is already
 // serving, with token as bearer token unless it is empty.
-func connectHTTPPath(ctx context.Context, name, tool, url, token string) (*proxyPath, error) {
+func connectHTTPPath(ctx context.Context, protocol, name, tool, url, token string) (*proxyPath, error) {
 	headers := map[string]string{}
 	if token != "" {
 		headers["Authorization"] = "Bearer " + token
@@ -140,7 +140,7 @@ func connectHTTPPath(ctx context.Context, name, tool, url, token string) (*proxy
 		err = c.Start(ctx)
 	}
 	if err == nil {
-		err = initialize(ctx, c)
+		err = initialize(ctx, c, protocol)
 	}
 	if err != nil {
 		if c != nil {
@@ -174,16 +174,16 @@ func awaitEndpoint(stderr io.Reader) (string, error) {
 	}
 }
 
-// initialize performs the handshake and lists the tools once, which waits
-// for toolhub's downstream servers.
-func initialize(ctx context.Context, c *mcpclient.Client) error {
+// initialize performs the handshake, offering protocol, and lists the tools
+// once, which waits for toolhub's downstream servers. A server that does
+// not speak protocol (server-everything, most proxies, for 2026-07-28)
+// answers with an older one, which the client then speaks.
+func initialize(ctx context.Context, c *mcpclient.Client, protocol string) error {
 	ctx, cancel := context.WithTimeout(ctx, time.Minute)
 	defer cancel()
 	var req mcpgo.InitializeRequest
 	req.Params.ClientInfo = mcpgo.Implementation{Name: "toolhub-bench", Version: "1"}
-	// The handshake IDE clients make (and the only one server-everything
-	// speaks), so that every path carries the same messages.
-	req.Params.ProtocolVersion = mcpgo.LATEST_LEGACY_PROTOCOL_VERSION
+	req.Params.ProtocolVersion = protocol
 	if _, err := c.Initialize(ctx, req); err != nil {
 		return fmt.Errorf("initialize: %w", err)
 	}

@@ -3,6 +3,7 @@ package bench
 import (
 	"os/exec"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/toolhub/toolhub/internal/testenv"
@@ -29,13 +30,29 @@ func TestProxyMeasuresAllThreePaths(t *testing.T) {
 	if out, err := build.CombinedOutput(); err != nil {
 		t.Fatalf("build toolhub: %v\n%s", err, out)
 	}
-	rep, err := RunProxy(t.Context(), ProxyOptions{
-		Everything: everything, Toolhub: toolhub, Calls: 30, Warmup: 5, InProcessCalls: 300, InProcessWorkers: 2,
-		Concurrency: 3, Rounds: 2,
-	})
-	if err != nil {
-		t.Fatal(err)
+	for _, protocol := range []string{"", "2026-07-28"} {
+		t.Run("protocol "+protocol, func(t *testing.T) {
+			rep, err := RunProxy(t.Context(), ProxyOptions{
+				Everything: everything, Toolhub: toolhub, Protocol: protocol, Calls: 30, Warmup: 5,
+				InProcessCalls: 300, InProcessWorkers: 2, Concurrency: 3, Rounds: 2,
+			})
+			if err != nil {
+				t.Fatal(err)
+			}
+			checkProxyReport(t, rep)
+		})
 	}
+}
+
+func TestProxyRefusesAnUnknownProtocol(t *testing.T) {
+	_, err := RunProxy(t.Context(), ProxyOptions{Everything: "server-everything", Protocol: "2099-01-01"})
+	if err == nil || !strings.Contains(err.Error(), "2099-01-01") {
+		t.Errorf("err = %v, want the unknown protocol named", err)
+	}
+}
+
+func checkProxyReport(t *testing.T, rep *ProxyReport) {
+	t.Helper()
 	if len(rep.Paths) != 3 {
 		t.Fatalf("%d paths measured, want 3", len(rep.Paths))
 	}

@@ -27,7 +27,10 @@ func newBenchProxyCommand(g *globals) *cobra.Command {
 		Long: `Calls server-everything's echo tool three ways, interleaved call by call: an
 MCP client talking to server-everything over stdio, the same through
 "toolhub serve" (stdio, started as a child) and through "toolhub serve --http".
-Every client makes the protocol 2025-11-25 handshake, as IDE clients do.
+Every client makes the protocol 2025-11-25 handshake, as IDE clients do;
+--protocol 2026-07-28 has them offer that version instead, which toolhub's
+paths speak (the direct path and most other proxies answer with
+2025-11-25).
 Reports p50/p99 latency, calls/s, toolhub's CPU time per call (from
 /proc/<pid>/stat) and its resident memory, idle and after the run, with the
 ratios to the direct path. Then every path takes --rounds rounds of --calls
@@ -68,6 +71,7 @@ directory unless --everything names it.`,
 	f := cmd.Flags()
 	f.StringVar(&opts.Everything, "everything", "", "path of mcp-server-everything")
 	f.StringVar(&opts.Toolhub, "toolhub", "", "toolhub binary run as toolhub serve, to measure another build (default: this one)")
+	f.StringVar(&opts.Protocol, "protocol", "2025-11-25", "protocol version every client offers (2026-07-28: toolhub's paths speak it, servers that do not answer with an older one)")
 	f.IntVar(&opts.Calls, "calls", 1000, "measured calls per path")
 	f.IntVar(&opts.Warmup, "warmup", bench.DefaultProxyWarmup, "unmeasured calls per path first")
 	f.IntVar(&opts.InProcessCalls, "inprocess-calls", 50_000, "calls in the in-process run")
