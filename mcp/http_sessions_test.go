@@ -117,8 +117,9 @@ func TestPlainHTTPCall(t *testing.T) {
 	}
 }
 
-// FuzzShortHTTPCalls sends any body on a live session: the short path
-// either answers it or hands it on, never both, and never panics.
+// FuzzShortHTTPCalls sends any body on a live session, or as a 2026-07-28
+// request: the short path either answers it or hands it on, never both,
+// and never panics.
 func FuzzShortHTTPCalls(f *testing.F) {
 	for _, seed := range []string{
 		`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"srv__work","arguments":{}}}`,
@@ -131,7 +132,8 @@ func FuzzShortHTTPCalls(f *testing.F) {
 		`{"id":null,"method":"tools/call","params":null}`,
 		`not json`,
 	} {
-		f.Add([]byte(seed))
+		f.Add([]byte(seed), false)
+		f.Add([]byte(seed), true)
 	}
 	cat := newFakeCatalog()
 	cat.fail(errors.New("the server is away")) // each call is answered with an isError result
@@ -141,13 +143,21 @@ func FuzzShortHTTPCalls(f *testing.F) {
 	live := &liveSession{session: &bareSession{id: id}}
 	s.sessions.passedOn(live)
 	s.sessions.byID.Store(id, live)
-	f.Fuzz(func(t *testing.T, body []byte) {
+	f.Add([]byte(`{"jsonrpc":"2.0","id":5,"method":"tools/call","params":{"name":"srv__work",`+modernMeta+`}}`), true)
+	f.Fuzz(func(t *testing.T, body []byte, modern bool) {
 		passed := false
 		next := http.HandlerFunc(func(http.ResponseWriter, *http.Request) { passed = true })
 		r := httptest.NewRequest(http.MethodPost, "http://127.0.0.1/mcp", bytes.NewReader(body))
 		r.Header.Set("Content-Type", "application/json")
 		r.Header.Set("Accept", "application/json, text/event-stream")
 		r.Header.Set("Mcp-Session-Id", id)
+		if modern {
+			r.Header.Del("Mcp-Session-Id")
+			for k, v := range modernHeaders("tools/call") {
+				r.Header.Set(k, v)
+			}
+			r.Header.Set("Mcp-Name", "srv__work")
+		}
 		r = r.WithContext(context.WithValue(r.Context(), bodyKey{}, body))
 		w := httptest.NewRecorder()
 		s.shortHTTPCalls(ids, time.Hour, next).ServeHTTP(w, r)

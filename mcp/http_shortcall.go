@@ -15,8 +15,9 @@ import (
 )
 
 // shortHTTPCalls serves the commonest request over HTTP without mcp-go: a
-// tools/call of a catalog tool from a client of protocol 2025-11-25 or
-// older, on the session it initialized. mcp-go would decode the request
+// tools/call of a catalog tool, from a client of protocol 2025-11-25 or
+// older on the session it initialized, or the first round of one from a
+// client of 2026-07-28 (takeModernHTTP). mcp-go would decode the request
 // two or three times, start a goroutine and a span for it, and encode the
 // result again; here the request is decoded once, forwarded as mcp-go
 // would forward it, and answered with the downstream's result. The call's
@@ -27,7 +28,7 @@ import (
 // The answers the client posts to those elicitations, and its
 // notifications/cancelled for such a call, are taken here too. Everything
 // else, and any request that is not plainly one of these (a browser's, a
-// task, a 2026-07-28 request, a malformed one), goes on to next unchanged.
+// task, a later round, a malformed one), goes on to next unchanged.
 func (s *Server) shortHTTPCalls(ids mcpserver.SessionIdManager, idle time.Duration, next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		body := readBody(r)
@@ -188,17 +189,22 @@ func (s *Server) serveHTTPCall(w http.ResponseWriter, r *http.Request, session m
 }
 
 // httpCalls are the short HTTP calls in flight, by session and request id,
-// for the client's notifications/cancelled.
+// for the client's notifications/cancelled. Without a session (2026-07-28)
+// two clients may use the same id at once; the later call is the one a
+// cancellation names until it ends, as in mcp-go.
 type httpCalls struct {
-	byKey sync.Map // session + "\x00" + raw id → context.CancelCauseFunc
+	byKey sync.Map // session + "\x00" + raw id → *trackedCall
 }
+
+type trackedCall struct{ cancel context.CancelCauseFunc }
 
 func (c *httpCalls) track(ctx context.Context, session string, id json.RawMessage) (context.Context, func()) {
 	ctx, cancel := context.WithCancelCause(ctx)
 	key := askKey(session, string(id))
-	c.byKey.Store(key, cancel)
+	call := &trackedCall{cancel: cancel}
+	c.byKey.Store(key, call)
 	return ctx, func() {
-		c.byKey.Delete(key)
+		c.byKey.CompareAndDelete(key, call)
 		cancel(nil)
 	}
 }
@@ -214,7 +220,7 @@ func (c *httpCalls) cancel(session string, params json.RawMessage) bool {
 	}
 	v, ok := c.byKey.Load(askKey(session, string(p.RequestID)))
 	if ok {
-		v.(context.CancelCauseFunc)(errCancelledByClient)
+		v.(*trackedCall).cancel(errCancelledByClient)
 	}
 	return ok
 }
