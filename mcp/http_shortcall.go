@@ -76,14 +76,17 @@ func (s *Server) takeShortHTTP(w http.ResponseWriter, r *http.Request, live *liv
 		len(live.session.NotificationChannel()) == 0:
 		// Notifications queued for the session (a list change, say) go out
 		// on its next request through mcp-go, as they always have.
-		call, ok := s.shortCallOf(env)
-		if !ok {
+		call, info, ok := s.shortCallOf(env)
+		if !ok || info != nil {
 			return false
 		}
 		if terminated, err := ids.Validate(session); err != nil || terminated {
 			return false // mcp-go answers with the reason
 		}
-		s.serveHTTPCall(w, r, live.session, env.ID, call)
+		s.serveHTTPCall(s.mcp.WithContext(r.Context(), live.session), w, session, env.ID, call.Name,
+			func(ctx context.Context) []byte {
+				return resultLine(env.ID, s.forward(ctx, call.Name, call.Arguments, call.token))
+			})
 		return true
 	default:
 		return false
@@ -93,7 +96,7 @@ func (s *Server) takeShortHTTP(w http.ResponseWriter, r *http.Request, live *liv
 }
 
 // takeModernHTTP serves a 2026-07-28 tools/call that the short path takes
-// (modernCallOf, its headers matching its body) and reports whether it did.
+// (shortCallOf, its headers matching its body) and reports whether it did.
 // Such a request has no session: its client is known by what it declares.
 func (s *Server) takeModernHTTP(w http.ResponseWriter, r *http.Request, body []byte) bool {
 	var env envelope
@@ -109,23 +112,12 @@ func (s *Server) takeModernHTTP(w http.ResponseWriter, r *http.Request, body []b
 		w.WriteHeader(http.StatusAccepted)
 		return true
 	}
-	call, info, ok := s.modernCallOf(env)
-	if !ok || !env.hasID() || !s.headersMatch(r, env, call.Name) {
+	call, info, ok := s.shortCallOf(env)
+	if !ok || info == nil || !env.hasID() || !s.headersMatch(r, env, call.Name) {
 		return false
 	}
-	ctx, done := s.httpCalls.track(r.Context(), "", env.ID)
-	defer done()
-	stream := newCallStream(w, "", s.asks)
-	defer func() {
-		if v := recover(); v != nil {
-			s.log.Error("HTTP tool call panicked", "tool", call.Name, "panic", v)
-			_ = stream.finish(rpcError(env.ID, mcpgo.INTERNAL_ERROR, fmt.Sprintf("internal error: %v", v)))
-		}
-	}()
-	line := s.forwardModernCall(withCallStream(ctx, stream), env.ID, call, info)
-	if err := stream.finish(line); err != nil {
-		s.log.Debug("tool result not delivered", "tool", call.Name, "err", err)
-	}
+	s.serveHTTPCall(r.Context(), w, "", env.ID, call.Name,
+		func(ctx context.Context) []byte { return s.forwardModernCall(ctx, env.ID, call, info) })
 	return true
 }
 
@@ -168,23 +160,24 @@ func loopbackHost(host string) bool {
 	return ip != nil && ip.IsLoopback()
 }
 
-// serveHTTPCall forwards one short call and writes its result.
-func (s *Server) serveHTTPCall(w http.ResponseWriter, r *http.Request, session mcpserver.ClientSession,
-	id json.RawMessage, p *shortCallParams,
+// serveHTTPCall answers request id of session ("" for none) on w with the
+// response line forward makes, the call's notifications and elicitations
+// on the same response (callStream), cancellable by the client's
+// notifications/cancelled; a panic is answered as an internal error.
+func (s *Server) serveHTTPCall(ctx context.Context, w http.ResponseWriter, session string, id json.RawMessage,
+	tool string, forward func(context.Context) []byte,
 ) {
-	stream := newCallStream(w, session.SessionID(), s.asks)
-	ctx := withCallStream(s.mcp.WithContext(r.Context(), session), stream)
-	ctx, done := s.httpCalls.track(ctx, session.SessionID(), id)
+	ctx, done := s.httpCalls.track(ctx, session, id)
 	defer done()
+	stream := newCallStream(w, session, s.asks)
 	defer func() {
 		if v := recover(); v != nil {
-			s.log.Error("HTTP tool call panicked", "tool", p.Name, "panic", v)
+			s.log.Error("HTTP tool call panicked", "tool", tool, "panic", v)
 			_ = stream.finish(rpcError(id, mcpgo.INTERNAL_ERROR, fmt.Sprintf("internal error: %v", v)))
 		}
 	}()
-	res := s.forward(ctx, p.Name, p.Arguments, p.token)
-	if err := stream.finish(resultLine(id, res)); err != nil {
-		s.log.Debug("tool result not delivered", "tool", p.Name, "err", err)
+	if err := stream.finish(forward(withCallStream(ctx, stream))); err != nil {
+		s.log.Debug("tool result not delivered", "tool", tool, "err", err)
 	}
 }
 

@@ -1,7 +1,6 @@
 package mcp
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"net/http"
@@ -9,33 +8,6 @@ import (
 	mcpgo "github.com/mark3labs/mcp-go/mcp"
 	mcpserver "github.com/mark3labs/mcp-go/server"
 )
-
-// modernCallOf reports whether env is a 2026-07-28 tools/call that the short
-// paths can serve: the first round of a call of a catalog tool on the
-// current surface (no inputResponses, no requestState, no task), whose
-// _meta holds only the protocol version, the client's identity,
-// capabilities and log level, and a progress token (anything else, a trace
-// context or an extension's key, sends it through mcp-go). It returns the
-// call and what its _meta says, as mcp-go would have read it.
-func (s *Server) modernCallOf(env envelope) (*shortCallParams, *mcpserver.RequestProtocolInfo, bool) {
-	if env.Method != string(mcpgo.MethodToolsCall) || len(env.Params) == 0 {
-		return nil, nil, false
-	}
-	var p shortCallParams
-	dec := json.NewDecoder(bytes.NewReader(env.Params))
-	dec.DisallowUnknownFields()
-	if err := dec.Decode(&p); err != nil || p.Name == "" || p.Meta == nil {
-		return nil, nil, false
-	}
-	info, ok := modernInfo(p.Meta)
-	if !ok || ownTool(p.Name) || s.mcp.GetTool(p.Name) == nil {
-		return nil, nil, false
-	}
-	if raw, ok := p.Meta["progressToken"]; ok && json.Unmarshal(raw, &p.token) != nil {
-		return nil, nil, false
-	}
-	return &p, info, true
-}
 
 // modernInfo reads a 2026-07-28 request's _meta as mcp-go does
 // (RequestProtocolInfo), each entry decoded once; ok is false for a key it

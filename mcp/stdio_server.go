@@ -159,12 +159,7 @@ func (c *stdioConn) dispatch(ctx context.Context, line []byte) {
 			c.writeLine(reply)
 			return
 		}
-		if call, ok := c.shortCall(env); ok {
-			callCtx, cancel := c.trackShortCall(ctx, env.ID)
-			c.run(func() { c.serveShortCall(callCtx, cancel, env.ID, call, nil) })
-			return
-		}
-		if call, info, ok := c.s.modernCallOf(env); ok {
+		if call, info, ok := c.s.shortCallOf(env); ok {
 			callCtx, cancel := c.trackShortCall(ctx, env.ID)
 			c.run(func() { c.serveShortCall(callCtx, cancel, env.ID, call, info) })
 			return

@@ -11,9 +11,10 @@ import (
 	mcpserver "github.com/mark3labs/mcp-go/server"
 )
 
-// shortCallParams are the params of a tools/call the short path takes:
-// a name, arguments and at most a progress token in _meta. Anything else
-// (a 2026-07-28 request's metadata, a task) goes through mcp-go's server.
+// shortCallParams are the params of a tools/call the short paths take: a
+// name, arguments, and a _meta with at most a progress token or, from a
+// client of 2026-07-28, what modernInfo reads. Anything else (a task, a
+// later round, another _meta key) goes through mcp-go's server.
 type shortCallParams struct {
 	Name      string                     `json:"name"`
 	Arguments json.RawMessage            `json:"arguments"`
@@ -21,36 +22,37 @@ type shortCallParams struct {
 	token     mcpgo.ProgressToken
 }
 
-// shortCall reports whether env is a tools/call of a catalog tool on the
-// current surface (or of a server that is down, answered with its state)
-// that can skip mcp-go's request handling: decoding the
+// shortCallOf reports whether env is a tools/call of a catalog tool on the
+// current surface that can skip mcp-go's request handling: decoding the
 // request into typed values, its hooks, and encoding the result again.
-// The call then goes to forward as mcp-go would send it there.
-func (c *stdioConn) shortCall(env envelope) (*shortCallParams, bool) { return c.s.shortCallOf(env) }
-
-// shortCallOf is shortCall for any transport.
-func (s *Server) shortCallOf(env envelope) (*shortCallParams, bool) {
+// info is what a 2026-07-28 call's _meta says, as mcp-go would have read
+// it (nil for an older client's call, which may also name a tool of a
+// server that is down, answered with its state). The call then goes to
+// forward, or forwardModern, as mcp-go would send it there.
+func (s *Server) shortCallOf(env envelope) (*shortCallParams, *mcpserver.RequestProtocolInfo, bool) {
 	if env.Method != string(mcpgo.MethodToolsCall) || len(env.Params) == 0 {
-		return nil, false
+		return nil, nil, false
 	}
 	var p shortCallParams
 	dec := json.NewDecoder(bytes.NewReader(env.Params))
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(&p); err != nil || p.Name == "" {
-		return nil, false
+		return nil, nil, false
 	}
-	for key, raw := range p.Meta {
-		if key != "progressToken" {
-			return nil, false
+	var info *mcpserver.RequestProtocolInfo
+	if len(p.Meta) > 1 || (len(p.Meta) == 1 && p.Meta["progressToken"] == nil) {
+		var ok bool
+		if info, ok = modernInfo(p.Meta); !ok {
+			return nil, nil, false
 		}
-		if err := json.Unmarshal(raw, &p.token); err != nil {
-			return nil, false
-		}
 	}
-	if ownTool(p.Name) || (s.mcp.GetTool(p.Name) == nil && !ofDownServer(s.cat, p.Name)) {
-		return nil, false
+	if raw, ok := p.Meta["progressToken"]; ok && json.Unmarshal(raw, &p.token) != nil {
+		return nil, nil, false
 	}
-	return &p, true
+	if ownTool(p.Name) || (s.mcp.GetTool(p.Name) == nil && (info != nil || !ofDownServer(s.cat, p.Name))) {
+		return nil, nil, false
+	}
+	return &p, info, true
 }
 
 // trackShortCall makes the context of call id and registers its cancel
