@@ -3,6 +3,7 @@ package bench
 import (
 	"context"
 	"fmt"
+	"os"
 	"slices"
 	"strconv"
 	"sync"
@@ -16,6 +17,13 @@ type ConcurrentReport struct {
 	// CallsPerSec is the median over the rounds of calls finished per
 	// second of a round's wall time.
 	CallsPerSec float64 `json:"callsPerSec"`
+	// ClientCPUPerCall is the CPU time the bench process (the callers'
+	// MCP client, nothing else runs then) spent per call of these rounds;
+	// HubCPUPerCall is toolhub's, zero for a path that is not toolhub.
+	// On a machine with few cores both compete for the same cores, so a
+	// client that costs more per call lowers its path's calls/s.
+	ClientCPUPerCall time.Duration `json:"clientCpuPerCallNs"`
+	HubCPUPerCall    time.Duration `json:"hubCpuPerCallNs,omitempty"`
 }
 
 // measureConcurrent runs opts.Rounds rounds in which every path in turn
@@ -26,13 +34,19 @@ type ConcurrentReport struct {
 func measureConcurrent(ctx context.Context, paths []*proxyPath, opts ProxyOptions) ([]ConcurrentReport, error) {
 	samples := make([][]time.Duration, len(paths))
 	rates := make([][]float64, len(paths))
+	clientCPU := make([]time.Duration, len(paths))
+	hubCPU := make([]time.Duration, len(paths))
 	for r := 0; r < opts.Rounds; r++ {
 		for k := range paths {
 			i := (k + r) % len(paths)
+			client, hub := roundCPU(paths[i])
 			got, elapsed, err := callConcurrently(ctx, paths[i], opts.Concurrency, opts.Calls)
 			if err != nil {
 				return nil, err
 			}
+			client2, hub2 := roundCPU(paths[i])
+			clientCPU[i] += client2 - client
+			hubCPU[i] += hub2 - hub
 			samples[i] = append(samples[i], got...)
 			rates[i] = append(rates[i], float64(len(got))/elapsed.Seconds())
 		}
@@ -40,8 +54,22 @@ func measureConcurrent(ctx context.Context, paths []*proxyPath, opts ProxyOption
 	out := make([]ConcurrentReport, len(paths))
 	for i := range paths {
 		out[i] = ConcurrentReport{Callers: opts.Concurrency, Latency: summarize(samples[i]), CallsPerSec: median(rates[i])}
+		if n := len(samples[i]); n > 0 {
+			out[i].ClientCPUPerCall = clientCPU[i] / time.Duration(n)
+			out[i].HubCPUPerCall = hubCPU[i] / time.Duration(n)
+		}
 	}
 	return out, nil
+}
+
+// roundCPU reads the CPU time used so far by the bench process and by p's
+// toolhub (zero when p has none, or where /proc cannot be read).
+func roundCPU(p *proxyPath) (client, hub time.Duration) {
+	client, _ = processCPU(os.Getpid())
+	if pid := p.pid(); pid != 0 {
+		hub, _ = processCPU(pid)
+	}
+	return client, hub
 }
 
 // callConcurrently makes calls echo calls on p from callers goroutines and

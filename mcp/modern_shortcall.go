@@ -47,7 +47,7 @@ func (s *Server) headersMatch(r *http.Request, env envelope, name string) bool {
 	if r.Header.Get(mcpgo.HeaderLastEventID) != "" {
 		return false
 	}
-	if mcpgo.ValidateStandardHeaders(r.Header.Get, mcpgo.ProtocolVersion20260728, mcpgo.MethodToolsCall, env.Params) != nil {
+	if !callHeadersMatch(r.Header.Get, name) {
 		return false
 	}
 	if bound := s.surface.headerBound.Load(); bound == nil || !(*bound)[name] {
@@ -65,6 +65,22 @@ func (s *Server) headersMatch(r *http.Request, env envelope, name string) bool {
 		return v[0], true
 	}
 	return mcpgo.ValidateParamHeadersLookup(lookup, &tool.Tool, env.Params) == nil
+}
+
+// callHeadersMatch is mcp-go's ValidateStandardHeaders for a tools/call
+// whose params are already decoded: Mcp-Method names the method and
+// Mcp-Name, decoded as mcp-go decodes it, the tool. mcp-go would decode
+// the params once more for the name.
+func callHeadersMatch(header func(string) string, name string) bool {
+	if header(mcpgo.HeaderMethod) != string(mcpgo.MethodToolsCall) {
+		return false
+	}
+	raw := header(mcpgo.HeaderName)
+	if raw == "" {
+		return false
+	}
+	decoded, ok := mcpgo.DecodeHeaderValue(raw)
+	return ok && decoded == name
 }
 
 // forwardModernCall forwards the first round of a 2026-07-28 call as

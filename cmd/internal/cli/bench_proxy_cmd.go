@@ -35,7 +35,10 @@ Reports p50/p99 latency, calls/s, toolhub's CPU time per call (from
 /proc/<pid>/stat) and its resident memory, idle and after the run, with the
 ratios to the direct path. Then every path takes --rounds rounds of --calls
 calls from --concurrency callers at once on its client (rotating which path
-goes first), reported as p50/p99 and the median calls/s of the rounds.
+goes first), reported as p50/p99, the median calls/s of the rounds, and
+the CPU time per call of toolhub and of the bench's own MCP client: on a
+machine with few cores the client competes with the proxy for them, and
+mcp-go's client spends more per call speaking 2026-07-28 than 2025-11-25.
 --compare-url adds another MCP proxy's Streamable HTTP endpoint, in front of
 the same server, to every run. Last, an in-process echo through the hub with
 concurrent callers (target ≥ 5,000 calls/s).
@@ -137,10 +140,11 @@ func printConcurrent(w io.Writer, rep *bench.ProxyReport) {
 		return
 	}
 	fmt.Fprintf(w, "\n%d callers at once:\n", rep.Paths[0].Concurrent.Callers)
-	t := newTable(w, "PATH", "P50", "P99", "CALLS/S")
+	t := newTable(w, "PATH", "P50", "P99", "CALLS/S", "HUB CPU/CALL", "CLIENT CPU/CALL")
 	for _, p := range rep.Paths {
 		c := p.Concurrent
-		t.row(p.Name, humanDuration(c.Latency.P50), humanDuration(c.Latency.P99), fmt.Sprintf("%.0f", c.CallsPerSec))
+		t.row(p.Name, humanDuration(c.Latency.P50), humanDuration(c.Latency.P99), fmt.Sprintf("%.0f", c.CallsPerSec),
+			humanDuration(c.HubCPUPerCall), humanDuration(c.ClientCPUPerCall))
 	}
 	_ = t.flush()
 }
