@@ -31,7 +31,7 @@ const DefaultBridgeIdle = 5 * time.Minute
 // client's requests: its downstream call, the requests the downstream is
 // waiting on, and its result once it has one.
 type exchange struct {
-	token    string // its key in bridges.parked, guarded by bridges.mu
+	token    string // its key in bridges.parked, "" before it first parks; guarded by bridges.mu
 	tool     string
 	hubToken string             // the progress token sent downstream, "" without one
 	cancel   context.CancelFunc // ends the downstream call
@@ -54,26 +54,27 @@ type pendingInput struct {
 	answer chan json.RawMessage // buffered: one answer
 }
 
-// bridges holds the parked exchanges by requestState token. Safe for
-// concurrent use.
+// bridges holds the open exchanges: those that have parked by their
+// latest requestState token, those still in their first round (most
+// calls, which never park) without one. Safe for concurrent use.
 type bridges struct {
 	idle time.Duration
 
-	mu     sync.Mutex
-	parked map[string]*exchange
+	mu      sync.Mutex
+	parked  map[string]*exchange
+	running map[*exchange]struct{}
 }
 
 func newBridges(idle time.Duration) *bridges {
 	if idle <= 0 {
 		idle = DefaultBridgeIdle
 	}
-	return &bridges{idle: idle, parked: make(map[string]*exchange)}
+	return &bridges{idle: idle, parked: make(map[string]*exchange), running: make(map[*exchange]struct{})}
 }
 
 // open registers a new exchange for tool whose downstream call cancel ends.
 func (b *bridges) open(tool string, cancel context.CancelFunc) *exchange {
 	ex := &exchange{
-		token:   newStateToken(),
 		tool:    tool,
 		cancel:  cancel,
 		asks:    make(chan *pendingInput),
@@ -82,7 +83,7 @@ func (b *bridges) open(tool string, cancel context.CancelFunc) *exchange {
 		busy:    true, // its first round is the request that opened it
 	}
 	b.mu.Lock()
-	b.parked[ex.token] = ex
+	b.running[ex] = struct{}{}
 	b.mu.Unlock()
 	return ex
 }
@@ -124,7 +125,7 @@ func (b *bridges) resume(token, tool string) (*exchange, error) {
 func (b *bridges) park(ex *exchange) string {
 	token := newStateToken()
 	b.mu.Lock()
-	delete(b.parked, ex.token)
+	b.forget(ex)
 	ex.token = token
 	b.parked[token] = ex
 	b.mu.Unlock()
@@ -139,7 +140,7 @@ func (b *bridges) park(ex *exchange) string {
 // running, is cancelled.
 func (b *bridges) close(ex *exchange) {
 	b.mu.Lock()
-	delete(b.parked, ex.token)
+	b.forget(ex)
 	b.mu.Unlock()
 	ex.mu.Lock()
 	if ex.idle != nil {
@@ -153,8 +154,11 @@ func (b *bridges) close(ex *exchange) {
 // closeAll ends every exchange (the server is closing).
 func (b *bridges) closeAll() {
 	b.mu.Lock()
-	all := make([]*exchange, 0, len(b.parked))
+	all := make([]*exchange, 0, len(b.parked)+len(b.running))
 	for _, ex := range b.parked {
+		all = append(all, ex)
+	}
+	for ex := range b.running {
 		all = append(all, ex)
 	}
 	b.mu.Unlock()
@@ -167,11 +171,19 @@ func (b *bridges) closeAll() {
 func (b *bridges) count() int {
 	b.mu.Lock()
 	defer b.mu.Unlock()
-	return len(b.parked)
+	return len(b.parked) + len(b.running)
+}
+
+// forget removes ex from the open exchanges; b.mu is held.
+func (b *bridges) forget(ex *exchange) {
+	delete(b.running, ex)
+	if ex.token != "" {
+		delete(b.parked, ex.token)
+	}
 }
 
 // newStateToken is an unguessable requestState: it is all a retry needs to
-// reach the waiting call.
+// reach the waiting call. Only a call that parks gets one.
 func newStateToken() string {
 	var buf [16]byte
 	_, _ = rand.Read(buf[:])

@@ -94,6 +94,7 @@ type Server struct {
 	sessions  *liveSessions // for shortHTTPCalls
 	asks      *clientAsks
 	httpCalls httpCalls
+	metas     metaCache // for shortCallOf
 
 	modernTasks *modernTasks
 	taskRuns    sync.WaitGroup // the episodes of modernTasks

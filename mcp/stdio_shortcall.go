@@ -16,9 +16,9 @@ import (
 // client of 2026-07-28, what modernInfo reads. Anything else (a task, a
 // later round, another _meta key) goes through mcp-go's server.
 type shortCallParams struct {
-	Name      string                     `json:"name"`
-	Arguments json.RawMessage            `json:"arguments"`
-	Meta      map[string]json.RawMessage `json:"_meta"`
+	Name      string          `json:"name"`
+	Arguments json.RawMessage `json:"arguments"`
+	Meta      json.RawMessage `json:"_meta"`
 	token     mcpgo.ProgressToken
 }
 
@@ -39,20 +39,45 @@ func (s *Server) shortCallOf(env envelope) (*shortCallParams, *mcpserver.Request
 	if err := dec.Decode(&p); err != nil || p.Name == "" {
 		return nil, nil, false
 	}
-	var info *mcpserver.RequestProtocolInfo
-	if len(p.Meta) > 1 || (len(p.Meta) == 1 && p.Meta["progressToken"] == nil) {
-		var ok bool
-		if info, ok = modernInfo(p.Meta); !ok {
-			return nil, nil, false
-		}
-	}
-	if raw, ok := p.Meta["progressToken"]; ok && json.Unmarshal(raw, &p.token) != nil {
+	info, ok := s.readCallMeta(&p)
+	if !ok {
 		return nil, nil, false
 	}
 	if ownTool(p.Name) || (s.mcp.GetTool(p.Name) == nil && (info != nil || !ofDownServer(s.cat, p.Name))) {
 		return nil, nil, false
 	}
 	return &p, info, true
+}
+
+// readCallMeta reads p's _meta: its progress token into p.token, and what
+// a 2026-07-28 client's says (nil for an older client's, which has at
+// most a progress token). ok is false for a _meta the short path leaves to
+// mcp-go. A 2026-07-28 client sends the same _meta with every call that
+// asks for no progress, so what such a _meta says is remembered by its
+// bytes (metas).
+func (s *Server) readCallMeta(p *shortCallParams) (*mcpserver.RequestProtocolInfo, bool) {
+	if len(p.Meta) == 0 {
+		return nil, true
+	}
+	if info, ok := s.metas.get(p.Meta); ok {
+		return info, true
+	}
+	var meta map[string]json.RawMessage
+	if json.Unmarshal(p.Meta, &meta) != nil {
+		return nil, false
+	}
+	raw, hasToken := meta["progressToken"]
+	if hasToken && json.Unmarshal(raw, &p.token) != nil {
+		return nil, false
+	}
+	if len(meta) == 0 || (len(meta) == 1 && hasToken) {
+		return nil, true
+	}
+	info, ok := modernInfo(meta)
+	if ok && !hasToken {
+		s.metas.put(p.Meta, info)
+	}
+	return info, ok
 }
 
 // trackShortCall makes the context of call id and registers its cancel
