@@ -98,11 +98,19 @@ func (s *Server) forwardModernCall(ctx context.Context, id json.RawMessage, p *s
 		req.Params.Meta = &mcpgo.Meta{ProgressToken: p.token}
 	}
 	res := s.forwardModern(ctx, p.Name, p.Arguments, req)
+	stampModern(res, s.serverInfo)
+	return withRootsParams(resultLine(id, res))
+}
+
+// stampModern stamps res as mcp-go stamps every 2026-07-28 result: a
+// resultType, and the server's identity in _meta unless it names one
+// already. serverInfo is that identity encoded, so that encodeResult can
+// write the result directly.
+func stampModern(res *mcpgo.CallToolResult, serverInfo json.RawMessage) {
 	if res.ResultType == "" {
 		res.ResultType = mcpgo.ResultTypeComplete
 	}
-	if meta := res.EnsureResultMeta(); meta != nil && meta.ServerInfo() == nil {
-		meta.SetServerInfo(s.implementation())
+	if meta := res.EnsureResultMeta(); meta.ServerInfo() == nil {
+		meta.SetMetaField(mcpgo.MetaKeyServerInfo, serverInfo)
 	}
-	return withRootsParams(resultLine(id, res))
 }

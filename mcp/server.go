@@ -96,6 +96,8 @@ type Server struct {
 	httpCalls httpCalls
 	metas     metaCache // for shortCallOf
 
+	serverInfo json.RawMessage // implementation(), encoded once for stampModern
+
 	modernTasks *modernTasks
 	taskRuns    sync.WaitGroup // the episodes of modernTasks
 
@@ -131,6 +133,9 @@ func NewServer(cat Catalog, opts Options) (*Server, error) {
 		tasks:    newTaskBoard(),
 
 		modernTasks: newModernTasks(opts.TaskTTL),
+	}
+	if s.serverInfo, err = json.Marshal(s.implementation()); err != nil {
+		return nil, fmt.Errorf("new mcp server: encode its identity: %w", err)
 	}
 	hooks := &mcpserver.Hooks{}
 	s.levels.register(hooks)

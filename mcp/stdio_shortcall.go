@@ -119,7 +119,7 @@ func (c *stdioConn) serveShortCall(ctx context.Context, cancel context.CancelCau
 // resultLine is the JSON-RPC response that answers request id with res, or
 // an internal error when res cannot be encoded.
 func resultLine(id json.RawMessage, res *mcpgo.CallToolResult) []byte {
-	body, err := json.Marshal(res)
+	body, err := encodeResult(res)
 	if err != nil {
 		return rpcError(id, mcpgo.INTERNAL_ERROR, "encode the tool result: "+err.Error())
 	}
