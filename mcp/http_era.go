@@ -106,7 +106,9 @@ func metaVersion(body []byte) string {
 
 // metaVersionKey is the last part of the protocol version's _meta key,
 // which every body naming the version contains, unless it writes the
-// key's letters as \u escapes (a body metaVersion may misread).
+// key's letters as \u escapes. Such a body, and one that repeats a key on
+// the way (gjson reads the first, encoding/json the last), may be misread;
+// mcp-go still reads the body itself before it answers.
 var metaVersionKey = []byte("protocolVersion")
 
 // metaVersionPath is where gjson reads and sjson writes the protocol
