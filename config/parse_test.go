@@ -155,6 +155,51 @@ func TestTimeouts(t *testing.T) {
 	}
 }
 
+func TestMaxClientSessions(t *testing.T) {
+	tests := []struct {
+		name    string
+		value   string
+		want    int
+		wantErr string
+	}{
+		{"one", `1`, 1, ""},
+		{"many", `32`, 32, ""},
+		{"the most", `256`, 256, ""},
+		{"zero", `0`, 0, "want a whole number from 1 to 256, got 0"},
+		{"too many", `257`, 0, "want a whole number from 1 to 256, got 257"},
+		{"negative", `-2`, 0, "want a whole number >= 0"},
+		{"fraction", `2.5`, 0, "want a whole number >= 0"},
+		{"string", `"8"`, 0, "want a whole number, got a string"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			src := `{"mcpServers": {"s": {"command": "x", "maxClientSessions": ` + tt.value + `}}}`
+			f, err := Parse("t.json", []byte(src))
+			if tt.wantErr != "" {
+				if err == nil || !strings.Contains(err.Error(), tt.wantErr) || !strings.Contains(err.Error(), "t.json:1:") {
+					t.Fatalf("error %v, want one at t.json:1 containing %q", err, tt.wantErr)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			s := f.MCPServers["s"]
+			if s.MaxClientSessions != tt.want {
+				t.Errorf("maxClientSessions %d, want %d", s.MaxClientSessions, tt.want)
+			}
+			specs, err := f.Specs(func(string) (string, bool) { return "", false })
+			if err != nil || len(specs) != 1 || specs[0].MaxClientSessions != tt.want {
+				t.Errorf("spec %+v (%v), want MaxClientSessions %d", specs, err, tt.want)
+			}
+			out, err := marshalServer(s, "", "  ", true)
+			if err != nil || !strings.Contains(string(out), `"maxClientSessions": `+tt.value) {
+				t.Errorf("written back as %s (%v)", out, err)
+			}
+		})
+	}
+}
+
 func TestProblemsAreSorted(t *testing.T) {
 	src := "{\n \"mcpServers\": {\n  \"b\": {},\n  \"a\": {\"command\": 1}\n },\n \"zzz\": 1\n}"
 	_, err := Parse("f.json", []byte(src))

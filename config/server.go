@@ -14,7 +14,7 @@ import (
 var serverKeys = []string{
 	"type", "command", "args", "env", "cwd", "url", "headers",
 	"oauth", "locality", "enabled", "disabledTools", "timeout", "costPerCall", "unprefixed",
-	"clientRoots", "protocol",
+	"clientRoots", "maxClientSessions", "protocol",
 }
 
 // keyHints name the toolhub key for keys other clients or older notes use.
@@ -108,6 +108,8 @@ func (r *serverReader) field(m member) {
 		s.Unprefixed = d.boolean(m.value, what)
 	case "clientRoots":
 		s.ClientRoots = d.boolean(m.value, what)
+	case "maxClientSessions":
+		s.MaxClientSessions = r.sessionCap(m.value, what)
 	case "protocol":
 		s.Protocol, _ = d.str(m.value, what)
 	default:
@@ -170,6 +172,24 @@ func (r *serverReader) timeout(v *hujson.Value, what string) time.Duration {
 		return 0
 	}
 	return time.Duration(secs * float64(time.Second))
+}
+
+// maxSessionCap bounds "maxClientSessions": each session of a stdio
+// server is a process of its own.
+const maxSessionCap = 256
+
+// sessionCap decodes "maxClientSessions": a whole number from 1 to
+// maxSessionCap.
+func (r *serverReader) sessionCap(v *hujson.Value, what string) int {
+	n, ok := r.d.count(v, what)
+	if !ok {
+		return 0
+	}
+	if n < 1 || n > maxSessionCap {
+		r.d.at(v.StartOffset, "%s: want a whole number from 1 to %d, got %d", what, maxSessionCap, n)
+		return 0
+	}
+	return int(n)
 }
 
 // normalizeType maps the spellings of "type" to stdio, sse or http.

@@ -101,6 +101,8 @@ func specOf(l *problemList, name string, s Server, lk Lookup) hub.ServerSpec {
 		Unprefixed:    s.Unprefixed,
 		ClientRoots:   s.ClientRoots,
 		Protocol:      hub.Protocol(s.Protocol),
+
+		MaxClientSessions: s.MaxClientSessions,
 	}
 }
 

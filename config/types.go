@@ -75,6 +75,9 @@ type Server struct {
 	// ClientRoots says the server depends on its client's roots, so that
 	// each client gets a session of its own from its first call.
 	ClientRoots bool
+	// MaxClientSessions caps the sessions of clients' own this server runs
+	// at once; zero means the hub's default.
+	MaxClientSessions int
 	// Protocol pins the MCP protocol spoken to a stdio or Streamable HTTP
 	// server: "" (or "auto") tries 2026-07-28 first with server/discover,
 	// "2025-11-25" keeps to the initialize handshake.

@@ -159,7 +159,7 @@ func (s *clientSessions) takeLocked(key string) (*clientSession, error) {
 	}
 	cs := s.byKey[key]
 	if cs == nil {
-		limit := s.parent.opts.MaxClientSessions
+		limit := s.parent.sessionCap()
 		if len(s.byKey) >= limit {
 			return nil, &ClientSessionsFullError{Server: s.parent.spec.Name, Limit: limit}
 		}
@@ -287,4 +287,13 @@ func (cs *clientSession) awaitReady(ctx context.Context, limit time.Duration) er
 			return fmt.Errorf("server %s: wait for the client's own session: %w", cs.spec.Name, ctx.Err())
 		}
 	}
+}
+
+// sessionCap is how many clients' own sessions d runs at once: its entry's
+// maxClientSessions, else the hub's MaxClientSessions.
+func (d *downstream) sessionCap() int {
+	if d.spec.MaxClientSessions > 0 {
+		return d.spec.MaxClientSessions
+	}
+	return d.opts.MaxClientSessions
 }

@@ -226,6 +226,38 @@ func TestClientSessionsAreSupervisedCappedAndStopped(t *testing.T) {
 	}
 }
 
+// TestServerEntryCapsItsClientSessions: a server's own maxClientSessions
+// replaces the hub's cap for that server, either way.
+func TestServerEntryCapsItsClientSessions(t *testing.T) {
+	for _, tc := range []struct {
+		name           string
+		hubCap, ownCap int
+		want           int
+	}{
+		{"lower than the hub's", 3, 1, 1},
+		{"higher than the hub's", 1, 2, 2},
+		{"unset keeps the hub's", 1, 0, 1},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			spec, _ := faultySpec(t, "faulty", "ok")
+			spec.ClientRoots = true
+			spec.MaxClientSessions = tc.ownCap
+			h := startHubWith(t, Options{MaxClientSessions: tc.hubCap, Restart: testOptions().Restart}, spec)
+			echo := json.RawMessage(`{"text":"hi"}`)
+			for i := range tc.want {
+				client := WithClient(t.Context(), newFakeClient(fmt.Sprintf("client%d", i), allCapabilities()))
+				if got := callText(t, h, client, "faulty__echo", echo); got != "hi" {
+					t.Fatalf("client %d of %d: echo = %q", i+1, tc.want, got)
+				}
+			}
+			_, err := h.Call(WithClient(t.Context(), newFakeClient("one-more", allCapabilities())), "faulty__echo", echo, CallOptions{})
+			if full, ok := errors.AsType[*ClientSessionsFullError](err); !ok || full.Limit != tc.want {
+				t.Fatalf("client %d got %v, want a ClientSessionsFullError with limit %d", tc.want+1, err, tc.want)
+			}
+		})
+	}
+}
+
 // TestIdleClientSessionIsStopped: a client's own session that goes without
 // a call for ClientSessionIdle is stopped, and the next call starts anew.
 func TestIdleClientSessionIsStopped(t *testing.T) {

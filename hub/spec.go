@@ -64,6 +64,9 @@ type ServerSpec struct {
 	// client gets a session of its own from the first call, as it does
 	// anyway once the server asks for roots.
 	ClientRoots bool
+	// MaxClientSessions caps the clients that get a session of their own
+	// of this server at once; zero means Options.MaxClientSessions.
+	MaxClientSessions int
 
 	// Protocol is the MCP protocol asked of a stdio or Streamable HTTP
 	// server (SSE has the handshake only): "" tries 2026-07-28
