@@ -21,6 +21,11 @@ type metaCache struct {
 // has one _meta, so this many clients calling at once all stay cached.
 const metaCacheSize = 64
 
+// maxCachedMeta is the largest _meta kept, in bytes: a client's version,
+// identity and capabilities take a few hundred. A larger one is read on
+// every call, so that the cache never holds more than 64 × 4 KiB.
+const maxCachedMeta = 4 << 10
+
 // get returns a copy of what raw was read as, and whether it was cached.
 // The copy shares the capabilities, which nothing changes.
 func (c *metaCache) get(raw []byte) (*mcpserver.RequestProtocolInfo, bool) {
@@ -34,8 +39,12 @@ func (c *metaCache) get(raw []byte) (*mcpserver.RequestProtocolInfo, bool) {
 	return &dup, true
 }
 
-// put remembers info as what raw says.
+// put remembers info as what raw says, unless raw is longer than
+// maxCachedMeta.
 func (c *metaCache) put(raw []byte, info *mcpserver.RequestProtocolInfo) {
+	if len(raw) > maxCachedMeta {
+		return
+	}
 	dup := *info
 	c.mu.Lock()
 	defer c.mu.Unlock()

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"reflect"
+	"strings"
 	"testing"
 
 	mcpgo "github.com/mark3labs/mcp-go/mcp"
@@ -66,6 +67,20 @@ func TestMetaCacheHandsOutCopies(t *testing.T) {
 	second.LogLevel = "debug"
 	if third, _ := s.readCallMeta(read()); third.LogLevel != "" || !reflect.DeepEqual(first, third) {
 		t.Errorf("a change to one call's info reached the cache: %+v", third)
+	}
+}
+
+func TestMetaCacheKeepsNoLargeMeta(t *testing.T) {
+	s := &Server{}
+	large := cachedMeta[:len(cachedMeta)-1] + `,"io.modelcontextprotocol/clientInfo":{"name":"c","version":"` +
+		strings.Repeat("9", maxCachedMeta) + `"}}`
+	for range 2 {
+		if _, ok := s.readCallMeta(&shortCallParams{Meta: json.RawMessage(large)}); !ok {
+			t.Fatal("a large _meta was not read")
+		}
+	}
+	if n := s.metas.len(); n != 0 {
+		t.Errorf("%d _meta cached, want none larger than %d bytes", n, maxCachedMeta)
 	}
 }
 
