@@ -46,6 +46,9 @@ type ProxyOptions struct {
 	CompareURL   string
 	CompareTool  string
 	CompareToken string
+	// ComparePID, when set, is the compared proxy's process: its CPU time
+	// and resident memory are read as toolhub's are (Linux only).
+	ComparePID int
 }
 
 // PathReport is what one way of reaching the echo tool measured.
@@ -58,6 +61,9 @@ type PathReport struct {
 	HubCPUPerCall time.Duration `json:"hubCpuPerCall,omitempty"`
 	HubIdleRSS    int64         `json:"hubIdleRssBytes,omitempty"` // connected, before any call
 	HubRSS        int64         `json:"hubRssBytes,omitempty"`
+	// Compared marks the other proxy's path; its Hub* figures, when
+	// ComparePID names it, are that proxy's.
+	Compared bool `json:"compared,omitempty"`
 	// Concurrent is the same path with several callers at once.
 	Concurrent *ConcurrentReport `json:"concurrent,omitempty"`
 	// P50Ratio and P99Ratio compare with the direct path.
@@ -158,6 +164,14 @@ func proxyDefaults(o ProxyOptions) (ProxyOptions, error) {
 	if o.CompareTool == "" {
 		o.CompareTool = "echo"
 	}
+	if o.ComparePID != 0 {
+		if o.CompareURL == "" {
+			return o, errors.New("proxy bench: a compared process needs the compared proxy's URL")
+		}
+		if _, err := processCPU(o.ComparePID); err != nil {
+			return o, fmt.Errorf("proxy bench: the compared proxy's process: %w", err)
+		}
+	}
 	return o, nil
 }
 
@@ -193,6 +207,7 @@ func startPaths(ctx context.Context, opts ProxyOptions, config, dir string) ([]*
 		if err != nil {
 			return fail(err)
 		}
+		other.compared, other.measured = true, opts.ComparePID
 		paths = append(paths, other)
 	}
 	return paths, nil
@@ -240,7 +255,7 @@ func pathReport(p *proxyPath, cpu time.Duration, idleRSS int64, calls int) PathR
 	for _, d := range p.samples {
 		total += d
 	}
-	r := PathReport{Name: p.name, Latency: summarize(p.samples), HubIdleRSS: idleRSS}
+	r := PathReport{Name: p.name, Latency: summarize(p.samples), HubIdleRSS: idleRSS, Compared: p.compared}
 	if total > 0 {
 		r.CallsPerSec = float64(len(p.samples)) / total.Seconds()
 	}
@@ -251,7 +266,7 @@ func pathReport(p *proxyPath, cpu time.Duration, idleRSS int64, calls int) PathR
 	return r
 }
 
-// cpuOf is the CPU time of a path's toolhub process, 0 when unknown.
+// cpuOf is the CPU time of a path's measured process, 0 when unknown.
 func cpuOf(p *proxyPath) time.Duration {
 	if p.pid() == 0 {
 		return 0

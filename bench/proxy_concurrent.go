@@ -19,7 +19,8 @@ type ConcurrentReport struct {
 	CallsPerSec float64 `json:"callsPerSec"`
 	// ClientCPUPerCall is the CPU time the bench process (the callers'
 	// MCP client, nothing else runs then) spent per call of these rounds;
-	// HubCPUPerCall is toolhub's, zero for a path that is not toolhub.
+	// HubCPUPerCall is toolhub's (or the compared proxy's, when its
+	// process is known), zero otherwise.
 	// On a machine with few cores both compete for the same cores, so a
 	// client that costs more per call lowers its path's calls/s.
 	ClientCPUPerCall time.Duration `json:"clientCpuPerCallNs"`

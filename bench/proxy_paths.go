@@ -25,13 +25,17 @@ const childStopWait = 10 * time.Second
 
 // proxyPath is one way of reaching server-everything's echo tool.
 type proxyPath struct {
-	name    string
-	tool    string
-	client  *mcpclient.Client
-	child   *exec.Cmd   // the server process the client talks to
-	group   *proc.Group // child's process tree
-	hub     bool        // child is toolhub, whose CPU and memory are measured
-	samples []time.Duration
+	name   string
+	tool   string
+	client *mcpclient.Client
+	child  *exec.Cmd   // the server process the client talks to
+	group  *proc.Group // child's process tree
+	hub    bool        // child is toolhub, whose CPU and memory are measured
+	// compared marks the other proxy's path; measured is its process, when
+	// known, whose CPU and memory are measured as toolhub's are.
+	compared bool
+	measured int
+	samples  []time.Duration
 }
 
 // call times one echo call.
@@ -51,8 +55,12 @@ func (p *proxyPath) call(ctx context.Context, message string) (time.Duration, er
 	return elapsed, nil
 }
 
-// pid is the measured toolhub process, 0 for the direct path.
+// pid is the measured process: toolhub, or the compared proxy when its
+// process is known; 0 otherwise.
 func (p *proxyPath) pid() int {
+	if p.measured != 0 {
+		return p.measured
+	}
 	if !p.hub || p.child == nil || p.child.Process == nil {
 		return 0
 	}

@@ -1,8 +1,9 @@
 package bench
 
 import (
-	"os/exec"
+	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -24,12 +25,7 @@ func TestInProcessEchoCountsEveryCall(t *testing.T) {
 
 func TestProxyMeasuresAllThreePaths(t *testing.T) {
 	everything := testenv.NPMBin(t, "mcp-server-everything")
-	toolhub := filepath.Join(t.TempDir(), "toolhub")
-	build := exec.Command("go", "build", "-o", toolhub, "github.com/toolhub/toolhub/cmd/toolhub")
-	build.Dir = testenv.RepoRoot(t)
-	if out, err := build.CombinedOutput(); err != nil {
-		t.Fatalf("build toolhub: %v\n%s", err, out)
-	}
+	toolhub := testenv.ToolhubBinary(t)
 	for _, protocol := range []string{"", "2026-07-28"} {
 		t.Run("protocol "+protocol, func(t *testing.T) {
 			rep, err := RunProxy(t.Context(), ProxyOptions{
@@ -40,6 +36,64 @@ func TestProxyMeasuresAllThreePaths(t *testing.T) {
 				t.Fatal(err)
 			}
 			checkProxyReport(t, rep)
+		})
+	}
+}
+
+// TestProxyMeasuresTheComparedProxysProcess compares with another proxy
+// (a second toolhub serve --http, started here) whose process is named:
+// its memory is read as toolhub's is.
+func TestProxyMeasuresTheComparedProxysProcess(t *testing.T) {
+	everything := testenv.NPMBin(t, "mcp-server-everything")
+	toolhub := testenv.ToolhubBinary(t)
+	dir := t.TempDir()
+	config := filepath.Join(dir, "config.json")
+	body := `{"mcpServers": {"everything": {"command": ` + strconv.Quote(everything) + `, "args": ["stdio"]}}}`
+	if err := os.WriteFile(config, []byte(body), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	tokenFile := filepath.Join(dir, "token")
+	url, pid := testenv.StartToolhubHTTPProcess(t, nil, "--config", config, "serve", "--http=127.0.0.1:0", "--token-file", tokenFile)
+	token, err := os.ReadFile(tokenFile)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rep, err := RunProxy(t.Context(), ProxyOptions{
+		Everything: everything, Toolhub: toolhub, Calls: 30, Warmup: 5, InProcessCalls: 300, InProcessWorkers: 2,
+		Concurrency: 3, Rounds: 2, CompareURL: url, CompareTool: "everything__echo",
+		CompareToken: strings.TrimSpace(string(token)), ComparePID: pid,
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(rep.Paths) != 4 {
+		t.Fatalf("%d paths measured, want 4", len(rep.Paths))
+	}
+	for i, p := range rep.Paths {
+		if p.Compared != (i == 3) {
+			t.Errorf("%s: compared = %v", p.Name, p.Compared)
+		}
+	}
+	if c := rep.Paths[3]; c.Latency.N != 30 || c.HubIdleRSS <= 0 || c.HubRSS <= 0 {
+		t.Errorf("the compared proxy: %d calls, resident %d idle and %d after, want 30 calls and both read",
+			c.Latency.N, c.HubIdleRSS, c.HubRSS)
+	}
+}
+
+func TestProxyComparedProcessNeedsItsProxyAndMustExist(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		opts ProxyOptions
+		want string
+	}{
+		{"no compared proxy", ProxyOptions{Everything: "e", ComparePID: os.Getpid()}, "needs the compared proxy's URL"},
+		{"no such process", ProxyOptions{Everything: "e", CompareURL: "http://127.0.0.1:1/mcp", ComparePID: 1 << 30}, "the compared proxy's process"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			_, err := RunProxy(t.Context(), tc.opts)
+			if err == nil || !strings.Contains(err.Error(), tc.want) {
+				t.Errorf("err = %v, want one saying %q", err, tc.want)
+			}
 		})
 	}
 }

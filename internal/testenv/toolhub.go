@@ -67,6 +67,14 @@ var servesAt = regexp.MustCompile(`toolhub serves MCP at (http://\S+)`)
 // exit cleanly; its stderr is logged when the test failed.
 func StartToolhubHTTP(t testing.TB, env []string, args ...string) string {
 	t.Helper()
+	url, _ := StartToolhubHTTPProcess(t, env, args...)
+	return url
+}
+
+// StartToolhubHTTPProcess is StartToolhubHTTP that also returns the
+// process id of the toolhub it started.
+func StartToolhubHTTPProcess(t testing.TB, env []string, args ...string) (url string, pid int) {
+	t.Helper()
 	cmd := exec.Command(ToolhubBinary(t), args...)
 	cmd.Env = append(os.Environ(), env...)
 	stderr, err := cmd.StderrPipe()
@@ -102,10 +110,10 @@ func StartToolhubHTTP(t testing.TB, env []string, args ...string) string {
 	})
 	select {
 	case url := <-urls:
-		return url
+		return url, cmd.Process.Pid
 	case <-time.After(time.Minute):
 		t.Fatal("toolhub serve printed no endpoint within a minute")
-		return ""
+		return "", 0
 	}
 }
 

@@ -31,17 +31,18 @@ Every client makes the protocol 2025-11-25 handshake, as IDE clients do;
 --protocol 2026-07-28 has them offer that version instead, which toolhub's
 paths speak (the direct path and most other proxies answer with
 2025-11-25).
-Reports p50/p99 latency, calls/s, toolhub's CPU time per call (from
+Reports p50/p99 latency, calls/s, the proxy's CPU time per call (from
 /proc/<pid>/stat) and its resident memory, idle and after the run, with the
 ratios to the direct path. Then every path takes --rounds rounds of --calls
 calls from --concurrency callers at once on its client (rotating which path
 goes first), reported as p50/p99, the median calls/s of the rounds, and
-the CPU time per call of toolhub and of the bench's own MCP client: on a
+the CPU time per call of the proxy and of the bench's own MCP client: on a
 machine with few cores the client competes with the proxy for them, and
 mcp-go's client spends more per call speaking 2026-07-28 than 2025-11-25.
 --compare-url adds another MCP proxy's Streamable HTTP endpoint, in front of
-the same server, to every run. Last, an in-process echo through the hub with
-concurrent callers (target ≥ 5,000 calls/s).
+the same server, to every run; --compare-pid names that proxy's process, so
+that its CPU time and memory are read as toolhub's are. Last, an in-process
+echo through the hub with concurrent callers (target ≥ 5,000 calls/s).
 
 Each path first makes --warmup unmeasured calls. Node compiles
 server-everything's hot code only after some thousands of calls: a proxy
@@ -84,6 +85,7 @@ directory unless --everything names it.`,
 	f.StringVar(&opts.CompareURL, "compare-url", "", "Streamable HTTP endpoint of another proxy in front of server-everything, measured alongside")
 	f.StringVar(&opts.CompareTool, "compare-tool", "echo", "the echo tool's name at --compare-url")
 	f.StringVar(&opts.CompareToken, "compare-token", "", "bearer token for --compare-url")
+	f.IntVar(&opts.ComparePID, "compare-pid", 0, "process id of the proxy at --compare-url, whose CPU time and memory are then measured too (Linux)")
 	f.BoolVar(&asJSON, "json", false, "print JSON")
 	return cmd
 }
@@ -110,7 +112,7 @@ func findEverything() (string, error) {
 
 func printProxyReport(w io.Writer, rep *bench.ProxyReport) {
 	fmt.Fprintf(w, "echo through toolhub: %d calls per path, interleaved\n", rep.Calls)
-	t := newTable(w, "PATH", "P50", "P99", "CALLS/S", "HUB CPU/CALL", "HUB RSS IDLE", "HUB RSS AFTER", "P50 ×", "P99 ×")
+	t := newTable(w, "PATH", "P50", "P99", "CALLS/S", "PROXY CPU/CALL", "PROXY RSS IDLE", "PROXY RSS AFTER", "P50 ×", "P99 ×")
 	for _, p := range rep.Paths {
 		t.row(p.Name, humanDuration(p.Latency.P50), humanDuration(p.Latency.P99), fmt.Sprintf("%.0f", p.CallsPerSec),
 			humanDuration(p.HubCPUPerCall), mib(p.HubIdleRSS), mib(p.HubRSS),
@@ -127,8 +129,13 @@ func printProxyReport(w io.Writer, rep *bench.ProxyReport) {
 		in.SurfaceCallsPerSec, humanDuration(in.SurfaceLatency.P50), humanDuration(in.SurfaceLatency.P99))
 	fmt.Fprintf(w, "\nidle RSS of toolhub serve (target < %d MiB):", targetIdleRSSMiB)
 	for _, p := range rep.Paths {
-		if p.HubIdleRSS > 0 {
+		if p.HubIdleRSS > 0 && !p.Compared {
 			fmt.Fprintf(w, "  %s %s", p.Name, mib(p.HubIdleRSS))
+		}
+	}
+	for _, p := range rep.Paths {
+		if p.HubIdleRSS > 0 && p.Compared {
+			fmt.Fprintf(w, "; the compared proxy %s", mib(p.HubIdleRSS))
 		}
 	}
 	fmt.Fprintln(w)
@@ -140,7 +147,7 @@ func printConcurrent(w io.Writer, rep *bench.ProxyReport) {
 		return
 	}
 	fmt.Fprintf(w, "\n%d callers at once:\n", rep.Paths[0].Concurrent.Callers)
-	t := newTable(w, "PATH", "P50", "P99", "CALLS/S", "HUB CPU/CALL", "CLIENT CPU/CALL")
+	t := newTable(w, "PATH", "P50", "P99", "CALLS/S", "PROXY CPU/CALL", "CLIENT CPU/CALL")
 	for _, p := range rep.Paths {
 		c := p.Concurrent
 		t.row(p.Name, humanDuration(c.Latency.P50), humanDuration(c.Latency.P99), fmt.Sprintf("%.0f", c.CallsPerSec),
