@@ -67,10 +67,7 @@ func measureConcurrent(ctx context.Context, paths []*proxyPath, opts ProxyOption
 // toolhub (zero when p has none, or where /proc cannot be read).
 func roundCPU(p *proxyPath) (client, hub time.Duration) {
 	client, _ = processCPU(os.Getpid())
-	if pid := p.pid(); pid != 0 {
-		hub, _ = processCPU(pid)
-	}
-	return client, hub
+	return client, cpuOf(p)
 }
 
 // callConcurrently makes calls echo calls on p from callers goroutines and

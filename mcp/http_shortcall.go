@@ -205,13 +205,11 @@ func (c *httpCalls) track(ctx context.Context, session string, id json.RawMessag
 // cancel cancels the call a notifications/cancelled of session names, and
 // reports whether it was one of these.
 func (c *httpCalls) cancel(session string, params json.RawMessage) bool {
-	var p struct {
-		RequestID json.RawMessage `json:"requestId"`
-	}
-	if json.Unmarshal(params, &p) != nil || len(p.RequestID) == 0 {
+	id, ok := cancelledRequest(params)
+	if !ok {
 		return false
 	}
-	v, ok := c.byKey.Load(askKey(session, string(p.RequestID)))
+	v, ok := c.byKey.Load(askKey(session, id))
 	if ok {
 		v.(*trackedCall).cancel(errCancelledByClient)
 	}

@@ -135,17 +135,28 @@ func resultLine(id json.RawMessage, res *mcpgo.CallToolResult) []byte {
 // cancelShortCall cancels the short-path call a notifications/cancelled
 // names, and reports whether there was one.
 func (c *stdioConn) cancelShortCall(params json.RawMessage) bool {
-	var p struct {
-		RequestID json.RawMessage `json:"requestId"`
-	}
-	if json.Unmarshal(params, &p) != nil || len(p.RequestID) == 0 {
+	id, ok := cancelledRequest(params)
+	if !ok {
 		return false
 	}
-	cancel, ok := c.calls.Load(string(p.RequestID))
+	cancel, ok := c.calls.Load(id)
 	if ok {
 		cancel.(context.CancelCauseFunc)(errCancelledByClient)
 	}
 	return ok
+}
+
+// cancelledRequest is the raw id of the request a notifications/cancelled
+// names, as the short paths key their calls; ok is false when it names
+// none.
+func cancelledRequest(params json.RawMessage) (string, bool) {
+	var p struct {
+		RequestID json.RawMessage `json:"requestId"`
+	}
+	if json.Unmarshal(params, &p) != nil || len(p.RequestID) == 0 {
+		return "", false
+	}
+	return string(p.RequestID), true
 }
 
 var errCancelledByClient = errors.New("the client cancelled the request")
