@@ -117,7 +117,7 @@ func (g *globals) serve(ctx context.Context, o serveOptions) error {
 	d.Start(ctx)
 	d.StartModelHost(ctx)
 	defer d.Close()
-	releaseStartupMemory(ctx, d.Hub())
+	releaseStartupMemory(ctx, d.Hub(), isProcessStdin(g.stdio.In), g.logger())
 	srv := d.MCP()
 	if o.httpAddr == "" {
 		g.logger().Info("serving MCP over stdio")

@@ -9,6 +9,7 @@ import (
 	"runtime/debug"
 
 	"github.com/toolhub/toolhub/hub"
+	"github.com/toolhub/toolhub/internal/memtrim"
 )
 
 // serveThreads is how many threads run Go code while toolhub serves,
@@ -33,7 +34,7 @@ const serveThreads = 1
 // toolhub process itself, in either mode) and GOMAXPROCS is not set.
 // Serving any other reader (tests, embedding) leaves the runtime as it is.
 func tuneThreads(in io.Reader, mode string, log *slog.Logger) {
-	if in != io.Reader(os.Stdin) {
+	if !isProcessStdin(in) {
 		return
 	}
 	if _, set := os.LookupEnv("GOMAXPROCS"); set {
@@ -43,15 +44,31 @@ func tuneThreads(in io.Reader, mode string, log *slog.Logger) {
 	log.Debug("toolhub serve runs Go code on one thread", "mode", mode, "gomaxprocs", serveThreads, "was", was)
 }
 
-// releaseStartupMemory returns the heap left over from starting up (package
-// initialisation, configuration, connecting every server, building the
-// catalog) to the operating system once the servers have settled, so that
-// an idle "toolhub serve" holds only what it uses. The runtime would return
-// it too, but over minutes.
-func releaseStartupMemory(ctx context.Context, h *hub.Hub) {
+// isProcessStdin tells the toolhub process serving (over stdio or HTTP)
+// from a test serving in-process with readers of its own.
+func isProcessStdin(in io.Reader) bool { return in == io.Reader(os.Stdin) }
+
+// releaseStartupMemory gives back, once the servers have settled, the
+// memory starting up used and idle serving does not: the heap left over
+// (package initialisation, configuration, connecting every server, building
+// the catalog) and the pages of the toolhub binary start-up touched. From
+// then on memtrim.Watch does the same whenever toolhub goes idle after
+// work. Only the toolhub process itself (own) gives back its binary's pages;
+// a test serving in-process returns its heap only.
+func releaseStartupMemory(ctx context.Context, h *hub.Hub, own bool, log *slog.Logger) {
 	go func() {
-		if h.WaitSettled(ctx) == nil {
-			debug.FreeOSMemory()
+		if h.WaitSettled(ctx) != nil {
+			return
 		}
+		if !own {
+			debug.FreeOSMemory()
+			return
+		}
+		if r, err := memtrim.Release(); err != nil {
+			log.Warn("could not return start-up memory", "err", err)
+		} else {
+			log.Debug("returned start-up memory", "executable_kib", r.ExecKB, "mappings", r.Mappings)
+		}
+		memtrim.Watch(ctx, memtrim.Options{Log: log})
 	}()
 }

@@ -1,0 +1,27 @@
+package memtrim
+
+import (
+	"fmt"
+	"runtime/debug"
+)
+
+// Released says what one [Release] gave back.
+type Released struct {
+	// ExecKB is how much of the executable was resident in the mappings
+	// Release dropped, in KiB (0 where the platform does not support it).
+	ExecKB int64
+	// Mappings is how many mappings of the executable were dropped.
+	Mappings int
+}
+
+// Release returns the heap's free pages to the operating system and drops
+// this process's resident pages of its own executable that hold code or
+// read-only data, so that they count again only once they are used again.
+func Release() (Released, error) {
+	debug.FreeOSMemory()
+	r, err := releaseExec()
+	if err != nil {
+		return r, fmt.Errorf("release the executable's pages: %w", err)
+	}
+	return r, nil
+}

@@ -1,0 +1,89 @@
+package memtrim
+
+import (
+	"context"
+	"log/slog"
+	"time"
+)
+
+// Options tune [Watch]. The zero value uses the defaults.
+type Options struct {
+	// Every is how often the process's CPU time is read (default 30s).
+	Every time.Duration
+	// Quiet is the most CPU time one Every may take for the process to
+	// count as idle (default 20ms: an idle toolhub takes about 1ms).
+	Quiet time.Duration
+	// Busy is how much CPU time the process must have spent since the last
+	// release for another to be worth it (default 250ms), so that an idle
+	// process is released once, not every Every.
+	Busy time.Duration
+	// Log receives one debug line per release and any failure (default:
+	// discard).
+	Log *slog.Logger
+}
+
+func (o Options) withDefaults() Options {
+	if o.Every <= 0 {
+		o.Every = 30 * time.Second
+	}
+	if o.Quiet <= 0 {
+		o.Quiet = 20 * time.Millisecond
+	}
+	if o.Busy <= 0 {
+		o.Busy = 250 * time.Millisecond
+	}
+	if o.Log == nil {
+		o.Log = slog.New(slog.DiscardHandler)
+	}
+	return o
+}
+
+// Watch calls [Release] whenever the process goes idle after work: at the
+// end of an Every during which it took at most Quiet of CPU time, when it
+// took at least Busy since the last release. It returns when ctx ends. The
+// caller releases once itself when start-up is over; Watch counts from that
+// point.
+func Watch(ctx context.Context, opts Options) {
+	opts = opts.withDefaults()
+	t := time.NewTicker(opts.Every)
+	defer t.Stop()
+	watch(ctx, t.C, cpuTime, func() { release(opts.Log) }, opts)
+}
+
+// release is one Release, logged.
+func release(log *slog.Logger) {
+	r, err := Release()
+	if err != nil {
+		log.Warn("could not return idle memory", "err", err)
+		return
+	}
+	log.Debug("returned idle memory", "executable_kib", r.ExecKB, "mappings", r.Mappings)
+}
+
+// watch is Watch's loop over ticks, reading the process's CPU time with cpu.
+func watch(ctx context.Context, ticks <-chan time.Time, cpu func() time.Duration, release func(), opts Options) {
+	released := cpu()
+	last := released
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-ticks:
+		}
+		now := cpu()
+		if idleAfterWork(released, last, now, opts) {
+			release()
+			now = cpu() // the release's own work is not work to release after
+			released = now
+		}
+		last = now
+	}
+}
+
+// idleAfterWork is the policy: given the process's CPU time at the last
+// release, at the previous tick and now, release when the last interval
+// was quiet and the process worked at least Busy between the last release
+// and the start of that interval.
+func idleAfterWork(released, last, now time.Duration, o Options) bool {
+	return now-last <= o.Quiet && last-released >= o.Busy
+}
