@@ -49,6 +49,10 @@ type ProxyOptions struct {
 	// ComparePID, when set, is the compared proxy's process: its CPU time
 	// and resident memory are read as toolhub's are (Linux only).
 	ComparePID int
+	// Settle is how long the proxies run, connected, before their idle
+	// memory is read (default 3s): toolhub gives back what start-up used
+	// once its servers have settled.
+	Settle time.Duration
 }
 
 // PathReport is what one way of reaching the echo tool measured.
@@ -59,7 +63,7 @@ type PathReport struct {
 	// HubCPUPerCall is the toolhub process's user+system CPU time per call;
 	// HubRSS its resident memory after the run. Zero for the direct path.
 	HubCPUPerCall time.Duration `json:"hubCpuPerCall,omitempty"`
-	HubIdleRSS    int64         `json:"hubIdleRssBytes,omitempty"` // connected, before any call
+	HubIdleRSS    int64         `json:"hubIdleRssBytes,omitempty"` // connected and settled, before any call
 	HubRSS        int64         `json:"hubRssBytes,omitempty"`
 	// Compared marks the other proxy's path; its Hub* figures, when
 	// ComparePID names it, are that proxy's.
@@ -149,6 +153,9 @@ func proxyDefaults(o ProxyOptions) (ProxyOptions, error) {
 	if o.Warmup <= 0 {
 		o.Warmup = DefaultProxyWarmup
 	}
+	if o.Settle <= 0 {
+		o.Settle = 3 * time.Second
+	}
 	if o.InProcessCalls <= 0 {
 		o.InProcessCalls = 50_000
 	}
@@ -215,6 +222,11 @@ func startPaths(ctx context.Context, opts ProxyOptions, config, dir string) ([]*
 
 // measurePaths interleaves the calls of every path and reports each.
 func measurePaths(ctx context.Context, paths []*proxyPath, opts ProxyOptions) ([]PathReport, error) {
+	select {
+	case <-time.After(opts.Settle):
+	case <-ctx.Done():
+		return nil, ctx.Err()
+	}
 	idle := make([]int64, len(paths))
 	for i, p := range paths {
 		if pid := p.pid(); pid != 0 {

@@ -6,6 +6,7 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/toolhub/toolhub/internal/testenv"
 )
@@ -30,7 +31,7 @@ func TestProxyMeasuresAllThreePaths(t *testing.T) {
 		t.Run("protocol "+protocol, func(t *testing.T) {
 			rep, err := RunProxy(t.Context(), ProxyOptions{
 				Everything: everything, Toolhub: toolhub, Protocol: protocol, Calls: 30, Warmup: 5,
-				InProcessCalls: 300, InProcessWorkers: 2, Concurrency: 3, Rounds: 2,
+				InProcessCalls: 300, InProcessWorkers: 2, Concurrency: 3, Rounds: 2, Settle: time.Millisecond,
 			})
 			if err != nil {
 				t.Fatal(err)
@@ -60,7 +61,7 @@ func TestProxyMeasuresTheComparedProxysProcess(t *testing.T) {
 	}
 	rep, err := RunProxy(t.Context(), ProxyOptions{
 		Everything: everything, Toolhub: toolhub, Calls: 30, Warmup: 5, InProcessCalls: 300, InProcessWorkers: 2,
-		Concurrency: 3, Rounds: 2, CompareURL: url, CompareTool: "everything__echo",
+		Concurrency: 3, Rounds: 2, Settle: time.Millisecond, CompareURL: url, CompareTool: "everything__echo",
 		CompareToken: strings.TrimSpace(string(token)), ComparePID: pid,
 	})
 	if err != nil {
