@@ -28,6 +28,10 @@ import (
 type bridgeClient struct {
 	asker inputAsker
 	caps  hub.ClientCapabilities
+	// memory and client, when set, let the client's roots come from what it
+	// gave before (rootsMemory: over stdio).
+	memory *rootsMemory
+	client string
 
 	mu    sync.Mutex
 	roots json.RawMessage // the client's roots/list result, once it answered
@@ -93,7 +97,9 @@ func (c *bridgeClient) Elicit(ctx context.Context, params json.RawMessage) (json
 
 // ListRoots is the client's answer to roots/list, asked for once per call
 // (its rounds share it); the next call asks again, so a change of roots
-// reaches the servers with that call.
+// reaches the servers with that call. Over stdio a client that declared
+// roots with listChanged is asked once, and again after it says they
+// changed (rootsMemory).
 func (c *bridgeClient) ListRoots(ctx context.Context) (json.RawMessage, error) {
 	if !c.caps.Roots {
 		return nil, &hub.ClientUnsupportedError{Capability: hub.CapabilityRoots}
@@ -106,12 +112,17 @@ func (c *bridgeClient) ListRoots(ctx context.Context) (json.RawMessage, error) {
 	return c.roots, nil
 }
 
-// LearnRoots asks the client for its roots, unless it already answered or
-// declared none, and names the client by them.
+// LearnRoots asks the client for its roots, unless it already answered,
+// declared none or its stdio remembers them, and names the client by them.
 func (c *bridgeClient) LearnRoots(ctx context.Context) error {
 	if c.Session() != "" {
 		return nil
 	}
+	if raw, key, ok := c.memory.recall(c.client); ok {
+		c.learned(raw, key)
+		return nil
+	}
+	seen := c.memory.now()
 	raw, err := c.asker.ask(ctx, mcpgo.NewRootsInputRequest())
 	if err != nil {
 		return err
@@ -120,10 +131,15 @@ func (c *bridgeClient) LearnRoots(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
+	c.learned(raw, key)
+	c.memory.remember(c.client, seen, raw, key)
+	return nil
+}
+
+func (c *bridgeClient) learned(raw json.RawMessage, key string) {
 	c.mu.Lock()
 	c.roots, c.key = raw, key
 	c.mu.Unlock()
-	return nil
 }
 
 // rootsKey names a client by its roots/list result: clients with the same

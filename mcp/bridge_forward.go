@@ -35,11 +35,13 @@ func (s *Server) forwardModern(ctx context.Context, name string, args json.RawMe
 	}
 	callCtx, cancel := context.WithCancel(context.WithoutCancel(ctx))
 	ex := s.bridges.open(name, cancel)
+	info := mcpserver.RequestProtocolInfoFromContext(ctx)
 	var declared *mcpgo.ClientCapabilities
-	if info := mcpserver.RequestProtocolInfoFromContext(ctx); info != nil {
+	if info != nil {
 		declared = info.ClientCapabilities
 	}
-	client := &bridgeClient{asker: ex, caps: modernCapabilities(declared)}
+	client := &bridgeClient{asker: ex, caps: modernCapabilities(declared),
+		memory: rootsMemoryFrom(ctx), client: rootsClient(info)}
 	callCtx = hub.WithClient(callCtx, client)
 	start := func(hubToken string) {
 		ex.hubToken = hubToken

@@ -11,18 +11,22 @@ import (
 
 // clientEventOptions tell Options.Clients what a client does between its
 // calls: each roots/list_changed it sends, and the end of its session.
-// Without Options.Clients they add nothing.
+// Every roots/list_changed also forgets the roots remembered of 2026-07-28
+// clients (forgetRoots), with Options.Clients or without.
 func (s *Server) clientEventOptions(hooks *mcpserver.Hooks) []mcpserver.ServerOption {
 	events := s.opts.Clients
-	if events == nil {
-		return nil
+	if events != nil {
+		hooks.AddOnUnregisterSession(func(_ context.Context, session mcpserver.ClientSession) {
+			events.ClientGone(session.SessionID())
+		})
 	}
-	hooks.AddOnUnregisterSession(func(_ context.Context, session mcpserver.ClientSession) {
-		events.ClientGone(session.SessionID())
-	})
 	return []mcpserver.ServerOption{func(srv *mcpserver.MCPServer) {
 		srv.AddNotificationHandler(mcpgo.MethodNotificationRootsListChanged,
 			func(ctx context.Context, _ mcpgo.JSONRPCNotification) {
+				s.forgetRoots()
+				if events == nil {
+					return
+				}
 				session := mcpserver.ClientSessionFromContext(ctx)
 				if session == nil {
 					return

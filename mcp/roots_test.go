@@ -17,8 +17,16 @@ import (
 
 // clientRoots is a test client's roots, which the test can change.
 type clientRoots struct {
-	mu   sync.Mutex
-	uris []string
+	mu    sync.Mutex
+	uris  []string
+	asked int // roots/list requests answered
+}
+
+// answered is how many roots/list requests the client answered.
+func (r *clientRoots) answered() int {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.asked
 }
 
 func (r *clientRoots) set(uris ...string) {
@@ -30,6 +38,7 @@ func (r *clientRoots) set(uris ...string) {
 func (r *clientRoots) ListRoots(context.Context, mcpgo.ListRootsRequest) (*mcpgo.ListRootsResult, error) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
+	r.asked++
 	result := &mcpgo.ListRootsResult{Roots: []mcpgo.Root{}}
 	for _, uri := range r.uris {
 		result.Roots = append(result.Roots, mcpgo.Root{URI: uri})
@@ -83,6 +92,14 @@ func endSession(t *testing.T, url string, c *mcpclient.Client) {
 // on stderr.
 func everythingForRoots(t *testing.T) (*hub.Hub, string) {
 	t.Helper()
+	h, srv := everythingServerForRoots(t)
+	return h, serveHTTP(t, srv, HTTPOptions{Token: testToken}).URL()
+}
+
+// everythingServerForRoots is the hub and MCP server of everythingForRoots,
+// once server-everything has asked for roots, not yet served.
+func everythingServerForRoots(t *testing.T) (*hub.Hub, *Server) {
+	t.Helper()
 	everything := testenv.NPMBin(t, "mcp-server-everything")
 	relay := NewRelay()
 	h := testHub(t, relay, hub.ServerSpec{
@@ -90,11 +107,10 @@ func everythingForRoots(t *testing.T) (*hub.Hub, string) {
 		Locality: hub.LocalityLocal,
 	})
 	srv := testServer(t, h, Options{Expose: ExposeDirect, Relay: relay, Clients: h})
-	url := serveHTTP(t, srv, HTTPOptions{Token: testToken}).URL()
 	waitFor(t, "server-everything to ask for roots", func() bool {
 		return strings.Contains(everythingStatus(h).StderrTail, "Failed to request roots")
 	})
-	return h, url
+	return h, srv
 }
 
 // everythingStatus is server-everything's status in h.

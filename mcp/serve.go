@@ -212,7 +212,7 @@ func (h *HTTPServer) Serve(ctx context.Context) error {
 func (s *Server) ServeStdio(ctx context.Context, in io.Reader, out io.Writer) error {
 	in, out, release := pollableStdio(in, out)
 	defer release()
-	err := newStdioConn(s, out, int(s.opts.MaxMessageBytes)).serve(ctx, in)
+	err := newStdioConn(s, out, int(s.opts.MaxMessageBytes)).serve(s.withRootsMemory(ctx), in)
 	if err == nil || errors.Is(err, context.Canceled) || errors.Is(err, io.EOF) {
 		return nil
 	}

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"log/slog"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	mcpgo "github.com/mark3labs/mcp-go/mcp"
@@ -95,6 +96,9 @@ type Server struct {
 	asks      *clientAsks
 	httpCalls httpCalls
 	metas     metaCache // for shortCallOf
+	// rootsChanges counts the roots/list_changed of 2026-07-28 clients
+	// (rootsMemory).
+	rootsChanges atomic.Uint64
 
 	serverInfo json.RawMessage // implementation(), encoded once for stampModern
 
