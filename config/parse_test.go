@@ -138,15 +138,9 @@ func TestTimeouts(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			f, err := Parse("t.json", []byte(`{"mcpServers": {"s": {"command": "x", "timeout": `+tt.value+`}}}`))
-			if tt.wantErr != "" {
-				if err == nil || !strings.Contains(err.Error(), tt.wantErr) {
-					t.Fatalf("error %v, want one containing %q", err, tt.wantErr)
-				}
+			f, ok := parseServerEntry(t, `, "timeout": `+tt.value, tt.wantErr)
+			if !ok {
 				return
-			}
-			if err != nil {
-				t.Fatal(err)
 			}
 			if got := f.MCPServers["s"].Timeout; got != tt.want {
 				t.Errorf("timeout %v, want %v", got, tt.want)
@@ -195,6 +189,58 @@ func TestMaxClientSessions(t *testing.T) {
 			out, err := marshalServer(s, "", "  ", true)
 			if err != nil || !strings.Contains(string(out), `"maxClientSessions": `+tt.value) {
 				t.Errorf("written back as %s (%v)", out, err)
+			}
+		})
+	}
+}
+
+// parseServerEntry parses a config whose one server "s" runs "x" and has
+// the members rest adds. With wantErr it checks the error says so and
+// returns false.
+func parseServerEntry(t *testing.T, rest, wantErr string) (*File, bool) {
+	t.Helper()
+	f, err := Parse("t.json", []byte(`{"mcpServers": {"s": {"command": "x"`+rest+`}}}`))
+	if wantErr != "" {
+		if err == nil || !strings.Contains(err.Error(), wantErr) {
+			t.Fatalf("error %v, want one containing %q", err, wantErr)
+		}
+		return nil, false
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	return f, true
+}
+
+// TestClientRoots reads the three settings of "clientRoots": true gives
+// each client a session from the first call, false gives the server no
+// client's roots, and without the key the server decides by asking.
+func TestClientRoots(t *testing.T) {
+	for _, tt := range []struct {
+		name, entry   string
+		force, refuse bool
+		written       string // "" when not written back
+		wantErr       string
+	}{
+		{"true", `, "clientRoots": true`, true, false, `"clientRoots": true`, ""},
+		{"false", `, "clientRoots": false`, false, true, `"clientRoots": false`, ""},
+		{"absent", ``, false, false, "", ""},
+		{"not a boolean", `, "clientRoots": "no"`, false, false, "", "want true or false"},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			f, ok := parseServerEntry(t, tt.entry, tt.wantErr)
+			if !ok {
+				return
+			}
+			s := f.MCPServers["s"]
+			specs, err := f.Specs(func(string) (string, bool) { return "", false })
+			if err != nil || len(specs) != 1 || specs[0].ClientRoots != tt.force || specs[0].NoClientRoots != tt.refuse {
+				t.Fatalf("spec %+v (%v), want ClientRoots %v, NoClientRoots %v", specs, err, tt.force, tt.refuse)
+			}
+			out, err := marshalServer(s, "", "  ", true)
+			if err != nil || strings.Contains(string(out), "clientRoots") != (tt.written != "") ||
+				(tt.written != "" && !strings.Contains(string(out), tt.written)) {
+				t.Errorf("written back as %s (%v), want %q", out, err, tt.written)
 			}
 		})
 	}

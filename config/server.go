@@ -108,6 +108,8 @@ func (r *serverReader) field(m member) {
 		s.Unprefixed = d.boolean(m.value, what)
 	case "clientRoots":
 		s.ClientRoots = d.boolean(m.value, what)
+		lit, _ := m.value.Value.(hujson.Literal)
+		s.NoClientRoots = lit.Kind() == 'f'
 	case "maxClientSessions":
 		s.MaxClientSessions = r.sessionCap(m.value, what)
 	case "protocol":

@@ -43,6 +43,7 @@ func serverFields(s Server) []field {
 	add("costPerCall", s.CostPerCall, s.CostPerCall != 0)
 	add("unprefixed", true, s.Unprefixed)
 	add("clientRoots", true, s.ClientRoots)
+	add("clientRoots", false, s.NoClientRoots)
 	add("maxClientSessions", s.MaxClientSessions, s.MaxClientSessions != 0)
 	add("protocol", s.Protocol, s.Protocol != "")
 	return fields

@@ -100,6 +100,7 @@ func specOf(l *problemList, name string, s Server, lk Lookup) hub.ServerSpec {
 		CostPerCall:   s.CostPerCall,
 		Unprefixed:    s.Unprefixed,
 		ClientRoots:   s.ClientRoots,
+		NoClientRoots: s.NoClientRoots,
 		Protocol:      hub.Protocol(s.Protocol),
 
 		MaxClientSessions: s.MaxClientSessions,

@@ -75,6 +75,9 @@ type Server struct {
 	// ClientRoots says the server depends on its client's roots, so that
 	// each client gets a session of its own from its first call.
 	ClientRoots bool
+	// NoClientRoots ("clientRoots": false) gives the server no client's
+	// roots at all: it is not told of them, so it never asks.
+	NoClientRoots bool
 	// MaxClientSessions caps the sessions of clients' own this server runs
 	// at once; zero means the hub's default.
 	MaxClientSessions int

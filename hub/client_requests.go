@@ -11,19 +11,24 @@ import (
 )
 
 // downstreamClientCapabilities are the client capabilities the hub declares
-// to every downstream server: it can forward sampling, elicitation and roots
+// to a downstream server: it can forward sampling, elicitation and roots
 // requests to the calling client. Whether that client can answer is known
 // only per call; when it cannot, the request gets a JSON-RPC error saying so.
-func downstreamClientCapabilities() mcpgo.ClientCapabilities {
-	return mcpgo.ClientCapabilities{
+// A server whose entry gives it no client's roots (NoClientRoots) is not
+// told of roots at all.
+func (d *downstream) downstreamClientCapabilities() mcpgo.ClientCapabilities {
+	caps := mcpgo.ClientCapabilities{
 		Sampling:    &mcpgo.SamplingCapability{},
 		Elicitation: &mcpgo.ElicitationCapability{},
+	}
+	if !d.spec.NoClientRoots {
 		// A client's roots/list_changed is relayed to the sessions that
 		// were given its roots (client_roots.go).
-		Roots: &struct {
+		caps.Roots = &struct {
 			ListChanged bool `json:"listChanged,omitempty"`
-		}{ListChanged: true},
+		}{ListChanged: true}
 	}
+	return caps
 }
 
 // serverRequestHandler answers the requests a downstream server sends to the
@@ -52,6 +57,9 @@ func (d *downstream) answerServerRequest(ctx context.Context, method string, par
 	capability, ok := capabilityFor(method)
 	if !ok {
 		return nil, &unknownMethodError{method: method}
+	}
+	if capability == CapabilityRoots && d.spec.NoClientRoots {
+		return nil, &ClientUnsupportedError{Capability: capability, Why: "this server's entry gives it no client's roots"}
 	}
 	client, done, err := d.requester(ctx, method)
 	if err != nil {

@@ -25,7 +25,7 @@ func (d *downstream) connect(ctx context.Context) (*connection, []RawTool, error
 	if err := d.openTransport(conn); err != nil {
 		return conn, nil, err
 	}
-	opts := []mcpclient.ClientOption{mcpclient.WithClientCapabilities(downstreamClientCapabilities())}
+	opts := []mcpclient.ClientOption{mcpclient.WithClientCapabilities(d.downstreamClientCapabilities())}
 	if !d.probesModern() {
 		opts = append(opts, mcpclient.WithProtocolVersion(mcpgo.LATEST_LEGACY_PROTOCOL_VERSION))
 	}

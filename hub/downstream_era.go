@@ -41,7 +41,7 @@ func (d *downstream) negotiatedEra(conn *connection) era {
 	return era{version: v, modern: true, meta: map[string]any{
 		mcpgo.MetaKeyProtocolVersion:    v,
 		mcpgo.MetaKeyClientInfo:         d.opts.ClientInfo,
-		mcpgo.MetaKeyClientCapabilities: downstreamClientCapabilities(),
+		mcpgo.MetaKeyClientCapabilities: d.downstreamClientCapabilities(),
 	}}
 }
 

@@ -64,6 +64,11 @@ type ServerSpec struct {
 	// client gets a session of its own from the first call, as it does
 	// anyway once the server asks for roots.
 	ClientRoots bool
+	// NoClientRoots gives the server no client's roots: the hub declares no
+	// roots capability to it and refuses its roots/list, so it never gets a
+	// session per client and no call waits for a client's roots. For a
+	// server that asks for roots without needing them.
+	NoClientRoots bool
 	// MaxClientSessions caps the clients that get a session of their own
 	// of this server at once; zero means Options.MaxClientSessions.
 	MaxClientSessions int

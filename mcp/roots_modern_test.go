@@ -7,6 +7,9 @@ import (
 	mcpclient "github.com/mark3labs/mcp-go/client"
 	transport "github.com/mark3labs/mcp-go/client/transport"
 	mcpgo "github.com/mark3labs/mcp-go/mcp"
+
+	"github.com/toolhub/toolhub/hub"
+	"github.com/toolhub/toolhub/internal/testenv"
 )
 
 // connectModernWithRoots connects a 2026-07-28 client that answers
@@ -63,4 +66,32 @@ func TestModernClientsKeepTheirOwnRoots(t *testing.T) {
 	aliceRoots.set("file:///alice/moved")
 	check("alice moved", alice, "file:///alice/moved", "file:///bob", "file:///carol")
 	check("bob after alice moved", bob, "file:///bob", "alice", "file:///carol")
+}
+
+// TestServerGivenNoClientRootsIsNeverAskedFor: a server whose entry says
+// "clientRoots": false is not told of roots (server-everything then leaves
+// out its get-roots-list tool), so a 2026-07-28 client that declared roots
+// is never asked for them on its way to it.
+func TestServerGivenNoClientRootsIsNeverAskedFor(t *testing.T) {
+	everything := testenv.NPMBin(t, "mcp-server-everything")
+	relay := NewRelay()
+	h := testHub(t, relay, hub.ServerSpec{
+		Name: "everything", Transport: hub.TransportStdio, Command: everything, Args: []string{"stdio"},
+		Locality: hub.LocalityLocal, NoClientRoots: true,
+	})
+	srv := testServer(t, h, Options{Expose: ExposeDirect, Relay: relay, Clients: h})
+	url := serveHTTP(t, srv, HTTPOptions{Token: testToken}).URL()
+	roots := &clientRoots{uris: []string{"file:///alice"}}
+	alice := connectModernWithRoots(t, url, roots)
+	for range 2 {
+		if got := resultText(callTool(t, alice, "everything__echo", map[string]any{"message": "hi"})); !strings.Contains(got, "hi") {
+			t.Fatalf("echo said %q", got)
+		}
+	}
+	if _, ok := h.Snapshot().Lookup("everything__get-roots-list"); ok {
+		t.Fatal("server-everything was told of roots: it lists get-roots-list")
+	}
+	if n := roots.answered(); n != 0 {
+		t.Fatalf("the client was asked for its roots %d times, want never", n)
+	}
 }
