@@ -2,6 +2,7 @@
 // the official Go SDK's client and prints one JSON line per check:
 //
 //	gosdkclient stdio COMMAND ARGS... | gosdkclient http URL
+//	gosdkclient bench [flags] NAME=TOOL@URL...   (bench.go)
 //
 // go.mod builds it with v1.6.1, the newest release whose client negotiates
 // protocol 2025-11-25 by default (latestProtocolVersion in its
@@ -42,6 +43,9 @@ func main() {
 }
 
 func run(args []string) error {
+	if len(args) > 0 && args[0] == "bench" {
+		return runBench(args[1:])
+	}
 	transport, err := transportFor(args)
 	if err != nil {
 		return err
