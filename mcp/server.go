@@ -96,8 +96,8 @@ type Server struct {
 	asks      *clientAsks
 	httpCalls httpCalls
 	metas     metaCache // for shortCallOf
-	// rootsChanges counts the roots/list_changed of 2026-07-28 clients
-	// (rootsMemory).
+	// rootsChanges counts the roots/list_changed clients sent
+	// (rootsMemory, forgetRoots).
 	rootsChanges atomic.Uint64
 
 	serverInfo json.RawMessage // implementation(), encoded once for stampModern
