@@ -38,26 +38,26 @@ func (o Options) withDefaults() Options {
 	return o
 }
 
-// Watch calls [Release] whenever the process goes idle after work: at the
-// end of an Every during which it took at most Quiet of CPU time, when it
-// took at least Busy since the last release. It returns when ctx ends. The
-// caller releases once itself when start-up is over; Watch counts from that
-// point.
+// Watch calls [Release] once when it starts (start-up is over), then
+// whenever the process goes idle after work: at the end of an Every during
+// which it took at most Quiet of CPU time, when it took at least Busy since
+// the last release. It returns when ctx ends.
 func Watch(ctx context.Context, opts Options) {
 	opts = opts.withDefaults()
+	release(opts.Log, "start-up")
 	t := time.NewTicker(opts.Every)
 	defer t.Stop()
-	watch(ctx, t.C, cpuTime, func() { release(opts.Log) }, opts)
+	watch(ctx, t.C, cpuTime, func() { release(opts.Log, "idle") }, opts)
 }
 
-// release is one Release, logged.
-func release(log *slog.Logger) {
+// release is one Release, logged as giving back what memory.
+func release(log *slog.Logger, what string) {
 	r, err := Release()
 	if err != nil {
-		log.Warn("could not return idle memory", "err", err)
+		log.Warn("could not return "+what+" memory", "err", err)
 		return
 	}
-	log.Debug("returned idle memory", "executable_kib", r.ExecKB, "mappings", r.Mappings)
+	log.Debug("returned "+what+" memory", "executable_kib", r.ExecKB, "mappings", r.Mappings)
 }
 
 // watch is Watch's loop over ticks, reading the process's CPU time with cpu.

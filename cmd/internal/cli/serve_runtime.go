@@ -51,8 +51,8 @@ func isProcessStdin(in io.Reader) bool { return in == io.Reader(os.Stdin) }
 // releaseStartupMemory gives back, once the servers have settled, the
 // memory starting up used and idle serving does not: the heap left over
 // (package initialisation, configuration, connecting every server, building
-// the catalog) and the pages of the toolhub binary start-up touched. From
-// then on memtrim.Watch does the same whenever toolhub goes idle after
+// the catalog) and the pages of the toolhub binary start-up touched
+// (memtrim.Watch), which it does again whenever toolhub goes idle after
 // work. Only the toolhub process itself (own) gives back its binary's pages;
 // a test serving in-process returns its heap only.
 func releaseStartupMemory(ctx context.Context, h *hub.Hub, own bool, log *slog.Logger) {
@@ -63,11 +63,6 @@ func releaseStartupMemory(ctx context.Context, h *hub.Hub, own bool, log *slog.L
 		if !own {
 			debug.FreeOSMemory()
 			return
-		}
-		if r, err := memtrim.Release(); err != nil {
-			log.Warn("could not return start-up memory", "err", err)
-		} else {
-			log.Debug("returned start-up memory", "executable_kib", r.ExecKB, "mappings", r.Mappings)
 		}
 		memtrim.Watch(ctx, memtrim.Options{Log: log})
 	}()
