@@ -16,8 +16,8 @@ import (
 
 // shortHTTPCalls serves the commonest request over HTTP without mcp-go: a
 // tools/call of a catalog tool, from a client of protocol 2025-11-25 or
-// older on the session it initialized, or the first round of one from a
-// client of 2026-07-28 (takeModernHTTP). mcp-go would decode the request
+// older on the session it initialized, or any round of one from a client
+// of 2026-07-28 (takeModernHTTP). mcp-go would decode the request
 // two or three times, start a goroutine and a span for it, and encode the
 // result again; here the request is decoded once, forwarded as mcp-go
 // would forward it, and answered with the downstream's result. The call's
@@ -28,7 +28,7 @@ import (
 // The answers the client posts to those elicitations, and its
 // notifications/cancelled for such a call, are taken here too. Everything
 // else, and any request that is not plainly one of these (a browser's, a
-// task, a later round, a malformed one), goes on to next unchanged.
+// task, a malformed one), goes on to next unchanged.
 func (s *Server) shortHTTPCalls(ids mcpserver.SessionIdManager, idle time.Duration, next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		body := readBody(r)

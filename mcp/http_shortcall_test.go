@@ -205,6 +205,8 @@ func TestHTTPCallsSkipMCPGoUnlessTheyNeedIt(t *testing.T) {
 		{name: "a client that reads only event streams", body: echo, extra: map[string]string{"Accept": "text/event-stream"}, wantMCPGo: true},
 		{name: "a call with a field the short path does not know", body: `{"jsonrpc":"2.0","id":3,"method":"tools/call",` +
 			`"params":{"name":"fix__echo","arguments":{"message":"hi"},"extra":1}}`, wantMCPGo: true},
+		{name: "a call with a retry's fields, which only 2026-07-28 has", body: `{"jsonrpc":"2.0","id":4,"method":"tools/call",` +
+			`"params":{"name":"fix__echo","arguments":{"message":"hi"},"requestState":"s"}}`, wantMCPGo: true},
 		{name: "the first call of a stale session keeps it alive in mcp-go", body: echo, stale: true, wantMCPGo: true},
 		{name: "and the next skips mcp-go again", body: echo},
 	}

@@ -83,7 +83,7 @@ func callHeadersMatch(header func(string) string, name string) bool {
 	return ok && decoded == name
 }
 
-// forwardModernCall forwards the first round of a 2026-07-28 call as
+// forwardModernCall forwards a round of a 2026-07-28 call as
 // mcp-go's handler would (forwardModern: the era bridge) and returns the
 // response line, its result stamped as mcp-go stamps every 2026-07-28
 // result and its roots/list input requests in the form every client reads
@@ -94,6 +94,7 @@ func (s *Server) forwardModernCall(ctx context.Context, id json.RawMessage, p *s
 	ctx = mcpserver.WithRequestProtocolInfo(ctx, info)
 	var req mcpgo.CallToolRequest
 	req.Params.Name = p.Name
+	req.Params.RequestState, req.Params.InputResponses = p.RequestState, p.InputResponses
 	if p.token != nil {
 		req.Params.Meta = &mcpgo.Meta{ProgressToken: p.token}
 	}

@@ -101,6 +101,44 @@ func TestModernHTTPCallAsksForRootsInTheFormEveryClientReads(t *testing.T) {
 	}
 }
 
+// TestModernHTTPRetryTakesTheShortPath: both rounds of a 2026-07-28 call
+// whose downstream asks for the client's roots skip mcp-go's request
+// handling, and the roots the retry carries reach the downstream.
+func TestModernHTTPRetryTakesTheShortPath(t *testing.T) {
+	srv := testServer(t, testHub(t, nil, inProcess("rooted", rootsAsker())), Options{Expose: ExposeDirect})
+	var viaMCPGo atomic.Int32
+	srv.mcp.GetHooks().AddBeforeCallTool(func(context.Context, any, *mcpgo.CallToolRequest) { viaMCPGo.Add(1) })
+	h := serveHTTP(t, srv, HTTPOptions{Token: testToken})
+	headers := modernHeaders("tools/call")
+	headers["Mcp-Name"] = "rooted__roots"
+	meta := `"_meta":{"` + mcpgo.MetaKeyProtocolVersion + `":"` + mcpgo.ProtocolVersion20260728 + `","` +
+		mcpgo.MetaKeyClientCapabilities + `":{"roots":{}}}`
+	_, first := rawRequest(t, http.MethodPost, h.URL(), headers,
+		`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"rooted__roots","arguments":{},`+meta+`}}`)
+	var asked struct {
+		Result struct {
+			InputRequests map[string]json.RawMessage `json:"inputRequests"`
+			RequestState  string                     `json:"requestState"`
+		} `json:"result"`
+	}
+	if err := json.Unmarshal([]byte(first), &asked); err != nil || len(asked.Result.InputRequests) != 1 || asked.Result.RequestState == "" {
+		t.Fatalf("first round %s (%v), want one input request and a requestState", first, err)
+	}
+	var answers []string
+	for id := range asked.Result.InputRequests {
+		answers = append(answers, fmt.Sprintf(`%q:{"roots":[{"uri":"file:///a"},{"uri":"file:///b"}]}`, id))
+	}
+	resp, second := rawRequest(t, http.MethodPost, h.URL(), headers,
+		`{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"rooted__roots","arguments":{},`+meta+
+			`,"inputResponses":{`+strings.Join(answers, ",")+`},"requestState":"`+asked.Result.RequestState+`"}}`)
+	if resp.StatusCode != http.StatusOK || !strings.Contains(second, "2 roots") || !strings.Contains(second, `"resultType":"complete"`) {
+		t.Fatalf("retry: %s %s, want the downstream to have seen the two roots", resp.Status, second)
+	}
+	if n := viaMCPGo.Load(); n != 0 {
+		t.Errorf("%d rounds went through mcp-go, want none", n)
+	}
+}
+
 // regional echoes its region, which travels in the Mcp-Param-Region header
 // too.
 func regional() *mcpserver.MCPServer {

@@ -13,13 +13,18 @@ import (
 
 // shortCallParams are the params of a tools/call the short paths take: a
 // name, arguments, and a _meta with at most a progress token or, from a
-// client of 2026-07-28, what modernInfo reads. Anything else (a task, a
-// later round, another _meta key) goes through mcp-go's server.
+// client of 2026-07-28, what modernInfo reads, with that client's answers
+// when it retries a call that asked it for input. Anything else (a task,
+// another _meta key) goes through mcp-go's server.
 type shortCallParams struct {
 	Name      string          `json:"name"`
 	Arguments json.RawMessage `json:"arguments"`
 	Meta      json.RawMessage `json:"_meta"`
-	token     mcpgo.ProgressToken
+	// RequestState and InputResponses make a 2026-07-28 client's retry of a
+	// call that asked it for input; an older client's call has neither.
+	RequestState   string               `json:"requestState"`
+	InputResponses mcpgo.InputResponses `json:"inputResponses"`
+	token          mcpgo.ProgressToken
 }
 
 // shortCallOf reports whether env is a tools/call of a catalog tool on the
@@ -40,7 +45,7 @@ func (s *Server) shortCallOf(env envelope) (*shortCallParams, *mcpserver.Request
 		return nil, nil, false
 	}
 	info, ok := s.readCallMeta(&p)
-	if !ok {
+	if !ok || (info == nil && p.retry()) {
 		return nil, nil, false
 	}
 	if ownTool(p.Name) || (s.mcp.GetTool(p.Name) == nil && (info != nil || !ofDownServer(s.cat, p.Name))) {
@@ -48,6 +53,9 @@ func (s *Server) shortCallOf(env envelope) (*shortCallParams, *mcpserver.Request
 	}
 	return &p, info, true
 }
+
+// retry reports whether p carries a retry's fields.
+func (p *shortCallParams) retry() bool { return p.RequestState != "" || p.InputResponses != nil }
 
 // readCallMeta reads p's _meta: its progress token into p.token, and what
 // a 2026-07-28 client's says (nil for an older client's, which has at
