@@ -1,9 +1,5 @@
 package eval
 
-import (
-	"github.com/toolhub/toolhub/policies"
-)
-
 // Where an answer's cost came from, best first.
 const (
 	CostRecorded = "recorded" // the row's cost_usd
@@ -43,30 +39,6 @@ func AnswerLatencySeconds(m ReplayModel, row ReplayRow) (secs float64, ok bool) 
 		return 0, false
 	}
 	return ModelledLatencySeconds(m), true
-}
-
-// utilityCandidates offers every model to a router with its cost and
-// latency on row. A model of unknown latency is charged the slowest known
-// latency, so not knowing never looks fast.
-func (s *ReplaySet) utilityCandidates(row ReplayRow) []policies.KNNCandidate {
-	cands := make([]policies.KNNCandidate, len(s.Models))
-	slowest := 0.0
-	known := make([]bool, len(s.Models))
-	for i, m := range s.Models {
-		cost, _ := AnswerCostUSD(m, row)
-		lat, ok := AnswerLatencySeconds(m, row)
-		cands[i] = policies.KNNCandidate{Name: m.Name, Cost: cost, Latency: lat}
-		known[i] = ok
-		if ok {
-			slowest = max(slowest, lat)
-		}
-	}
-	for i := range cands {
-		if !known[i] {
-			cands[i].Latency = slowest
-		}
-	}
-	return cands
 }
 
 // costSources counts, over the rows' answers by every model, where each

@@ -58,7 +58,7 @@ func outOfFold(set *ReplaySet, opts ReplayOptions, name string, grid []float64) 
 // routeFold trains the router on fold's train rows and routes its scored
 // rows at every weight.
 func routeFold(fold *ReplaySet, opts ReplayOptions, name string, grid []float64) []foldRow {
-	cache := newPredictionCache(trainRouter(fold, opts, name), fold.Models)
+	cache := newPredictionCache(trainRouter(fold, opts, name), fold)
 	strong, _ := fold.Model(bestMean(fold.Models, fold.Train))
 	scale := costScale(fold)
 	out := make([]foldRow, len(fold.Test))

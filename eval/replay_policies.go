@@ -147,20 +147,24 @@ type knnPolicy struct {
 	cache   *predictionCache // shared across the sweep
 }
 
-// predictionCache keeps the router's predictions per question, so a sweep
-// over cost weights predicts each question once.
+// predictionCache is what a router trained on set's train rows knows
+// before answering a question: its predictions, kept per question so that
+// a sweep over cost weights predicts each question once, and the
+// estimated cost and latency of each model's answer (answerEstimates).
 type predictionCache struct {
-	model  policies.Router
-	models []string
-	byText map[string]map[string]float64
+	model   policies.Router
+	models  []string
+	byText  map[string]map[string]float64
+	answers *answerEstimates
 }
 
-func newPredictionCache(model policies.Router, models []ReplayModel) *predictionCache {
-	names := make([]string, len(models))
-	for i, m := range models {
+func newPredictionCache(model policies.Router, set *ReplaySet) *predictionCache {
+	names := make([]string, len(set.Models))
+	for i, m := range set.Models {
 		names[i] = m.Name
 	}
-	return &predictionCache{model: model, models: names, byText: map[string]map[string]float64{}}
+	return &predictionCache{model: model, models: names, byText: map[string]map[string]float64{},
+		answers: newAnswerEstimates(set.Models, set.Train)}
 }
 
 func (c *predictionCache) predict(question string) map[string]float64 {
@@ -184,7 +188,7 @@ func routerPolicyName(router string, costWeight float64) string {
 }
 
 func (p knnPolicy) Choose(row ReplayRow) string {
-	c, ok := policies.ChooseByUtility(p.cache.predict(row.Question), p.set.utilityCandidates(row), p.weights)
+	c, ok := policies.ChooseByUtility(p.cache.predict(row.Question), p.cache.answers.candidates(p.models, row), p.weights)
 	if !ok {
 		return pickByPrice(p.models, false)
 	}

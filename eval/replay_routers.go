@@ -28,7 +28,7 @@ func isRouterName(name string) bool { return slices.Contains(RouterNames, name) 
 // routerSweep trains the named router once and returns it at every cost
 // weight of the sweep.
 func routerSweep(set *ReplaySet, opts ReplayOptions, name string) []ReplayPolicy {
-	cache := newPredictionCache(trainRouter(set, opts, name), set.Models)
+	cache := newPredictionCache(trainRouter(set, opts, name), set)
 	weights := opts.CostWeights
 	if len(weights) == 0 {
 		weights = DefaultCostWeights

@@ -70,7 +70,9 @@ the most accurate weight within half the strongest model's cost.
 --split validation scores on those rows instead (the test split is then
 not read at all): choose settings there. Costs not recorded use a token
 proxy; latency not recorded is modelled from model size (never for a model
-of unknown size). Costs print in USD per 1,000 tasks.
+of unknown size). Routers decide on costs and latencies estimated from the
+train rows, never a scored row's recorded outcome; the answer they choose is
+charged what it recorded. Costs print in USD per 1,000 tasks.
 
 The knn, blend and mf policies also run live (--policy knn, or knn:PATH,
 and so on; the cost and latency preferences set their weights): they learn from

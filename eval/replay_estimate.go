@@ -1,0 +1,112 @@
+package eval
+
+import (
+	"github.com/toolhub/toolhub/policies"
+)
+
+// answerEstimates are what a router may know of an answer's cost and
+// latency before it asks for it: the question itself (its length, or the
+// input tokens a row records, which the prompt fixes) and what the train
+// rows record of each model. A scored row's recorded cost, latency and
+// output tokens are outcomes of answering it, so a router never reads
+// them; the answer it chooses is then charged what it recorded
+// (AnswerCostUSD), as a live call would be.
+//
+// A model's cost is estimated as the proxy with the question's input
+// tokens, scaled by how the model's recorded costs on train compare with
+// that proxy (ratio 1 when train records none: the proxy itself, so a set
+// that records no costs is routed exactly as before). Its latency is its
+// mean recorded latency on train, else the size model.
+type answerEstimates struct {
+	costRatio map[string]float64 // recorded cost ÷ proxy, summed over train
+	flatCost  map[string]float64 // mean recorded cost where the proxy is 0 (a free model)
+	latency   map[string]float64 // mean recorded latency on train
+}
+
+// newAnswerEstimates learns each model's estimates from train.
+func newAnswerEstimates(models []ReplayModel, train []ReplayRow) *answerEstimates {
+	e := &answerEstimates{costRatio: map[string]float64{}, flatCost: map[string]float64{}, latency: map[string]float64{}}
+	for _, m := range models {
+		var cost, proxy, lat float64
+		var costs, lats int
+		for _, r := range train {
+			if c, src := AnswerCostUSD(m, r); src != CostProxy {
+				cost += c
+				proxy += decisionProxyUSD(m, r)
+				costs++
+			}
+			if l, ok := r.LatencyS[m.Name]; ok {
+				lat += l
+				lats++
+			}
+		}
+		switch {
+		case costs > 0 && proxy > 0:
+			e.costRatio[m.Name] = cost / proxy
+		case costs > 0:
+			e.flatCost[m.Name] = cost / float64(costs)
+		}
+		if lats > 0 {
+			e.latency[m.Name] = lat / float64(lats)
+		}
+	}
+	return e
+}
+
+// decisionProxyUSD is the proxy cost of answering row with m from what is
+// known before the answer: the row's recorded input tokens for m when it
+// has them (else chars/4) and the proxy's 256 output tokens.
+func decisionProxyUSD(m ReplayModel, row ReplayRow) float64 {
+	in, ok := row.TokensIn[m.Name]
+	if !ok {
+		in = proxyTokensIn(row.Question)
+	}
+	return (m.PriceIn*in + m.PriceOut*ProxyOutputTokens) / 1e6
+}
+
+// costUSD is m's estimated cost of answering row.
+func (e *answerEstimates) costUSD(m ReplayModel, row ReplayRow) float64 {
+	if c, ok := e.flatCost[m.Name]; ok {
+		return c
+	}
+	ratio, ok := e.costRatio[m.Name]
+	if !ok {
+		ratio = 1
+	}
+	return decisionProxyUSD(m, row) * ratio
+}
+
+// latencySeconds is m's estimated latency; ok is false when neither train
+// records it nor its size is known.
+func (e *answerEstimates) latencySeconds(m ReplayModel) (float64, bool) {
+	if l, ok := e.latency[m.Name]; ok {
+		return l, true
+	}
+	if m.SizeB <= 0 {
+		return 0, false
+	}
+	return ModelledLatencySeconds(m), true
+}
+
+// candidates offers every model to a router with its estimated cost and
+// latency on row. A model of unknown latency is charged the slowest known
+// one, so not knowing never looks fast.
+func (e *answerEstimates) candidates(models []ReplayModel, row ReplayRow) []policies.KNNCandidate {
+	cands := make([]policies.KNNCandidate, len(models))
+	slowest := 0.0
+	known := make([]bool, len(models))
+	for i, m := range models {
+		lat, ok := e.latencySeconds(m)
+		cands[i] = policies.KNNCandidate{Name: m.Name, Cost: e.costUSD(m, row), Latency: lat}
+		known[i] = ok
+		if ok {
+			slowest = max(slowest, lat)
+		}
+	}
+	for i := range cands {
+		if !known[i] {
+			cands[i].Latency = slowest
+		}
+	}
+	return cands
+}
