@@ -70,7 +70,7 @@ func routeFold(fold *ReplaySet, opts ReplayOptions, name string, grid []float64)
 		}
 		fr.strongCostUS, _ = AnswerCostUSD(strong, row)
 		for j, w := range grid {
-			p := knnPolicy{router: name, set: fold, models: fold.Models, cache: cache,
+			p := knnPolicy{router: name, models: fold.Models, cache: cache,
 				weights: routerWeights(w, opts.Latency, scale)}
 			m, _ := fold.Model(p.Choose(row))
 			fr.scores[j] = row.Scores[m.Name]

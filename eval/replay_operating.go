@@ -49,7 +49,7 @@ func routerPoints(set *ReplaySet, cache *predictionCache, name string, weights [
 	pts := make([]Point, len(weights))
 	scale := costScale(set)
 	for i, w := range weights {
-		p := knnPolicy{router: name, set: set, models: set.Models, cache: cache,
+		p := knnPolicy{router: name, models: set.Models, cache: cache,
 			weights: routerWeights(w, latency, scale)}
 		pts[i] = measure(set, p.Choose)
 	}

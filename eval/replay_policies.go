@@ -141,7 +141,6 @@ func bestMean(models []ReplayModel, rows []ReplayRow) string {
 // regression router) trained on the replay set's train split.
 type knnPolicy struct {
 	router  string // policy name prefix: knn or lr
-	set     *ReplaySet
 	models  []ReplayModel
 	weights policies.UtilityWeights
 	cache   *predictionCache // shared across the sweep

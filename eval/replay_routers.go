@@ -36,7 +36,7 @@ func routerSweep(set *ReplaySet, opts ReplayOptions, name string) []ReplayPolicy
 	out := make([]ReplayPolicy, len(weights))
 	scale := costScale(set)
 	for i, w := range weights {
-		out[i] = knnPolicy{router: name, set: set, models: set.Models, cache: cache,
+		out[i] = knnPolicy{router: name, models: set.Models, cache: cache,
 			weights: routerWeights(w, opts.Latency, scale)}
 	}
 	return out
