@@ -9,6 +9,7 @@ import (
 	"time"
 
 	mcpgo "github.com/mark3labs/mcp-go/mcp"
+	mcpserver "github.com/mark3labs/mcp-go/server"
 
 	"github.com/toolhub/toolhub/conductor"
 	"github.com/toolhub/toolhub/hub"
@@ -129,7 +130,9 @@ func (s *Server) startModernTask(ctx, lifetime context.Context, msg taskMessage,
 	if lifetime != nil {
 		unbind = context.AfterFunc(lifetime, func() { t.stop() })
 	}
-	runCtx = hub.WithClient(runCtx, &bridgeClient{asker: t, caps: modernCapabilities(declared)})
+	info := &mcpserver.RequestProtocolInfo{Modern: true, ClientInfo: msg.Params.Meta.ClientInfo(), ClientCapabilities: declared}
+	runCtx = hub.WithClient(runCtx, &bridgeClient{asker: t, caps: modernCapabilities(declared),
+		memory: rootsMemoryFrom(ctx), client: rootsClient(info)})
 	handle := t.handle(s.implementation())
 	s.taskRuns.Go(func() {
 		defer unbind()
