@@ -20,10 +20,15 @@ func rpcResult(id json.RawMessage, result any) []byte {
 }
 
 func rpcError(id json.RawMessage, code int, message string) []byte {
+	return rpcErrorData(id, code, message, nil)
+}
+
+// rpcErrorData is rpcError with the error's data.
+func rpcErrorData(id json.RawMessage, code int, message string, data any) []byte {
 	out, _ := json.Marshal(struct {
 		JSONRPC string                    `json:"jsonrpc"`
 		ID      json.RawMessage           `json:"id"`
 		Error   mcpgo.JSONRPCErrorDetails `json:"error"`
-	}{mcpgo.JSONRPC_VERSION, id, mcpgo.NewJSONRPCErrorDetails(code, message, nil)})
+	}{mcpgo.JSONRPC_VERSION, id, mcpgo.NewJSONRPCErrorDetails(code, message, data)})
 	return out
 }

@@ -140,23 +140,15 @@ func (t *modernTask) fail(code int, message string) {
 	}
 }
 
-// stop cancels the task: its episode ends and it reads as cancelled. It
-// reports false for a task that had ended already.
-func (t *modernTask) stop() bool {
+// stop cancels the task: its episode ends and it reads as cancelled. A
+// task that had ended already keeps its status.
+func (t *modernTask) stop() {
 	t.mu.Lock()
-	ok := t.setStatus(taskCancelled)
+	t.setStatus(taskCancelled)
 	t.mu.Unlock()
 	if t.cancel != nil {
 		t.cancel()
 	}
-	return ok
-}
-
-// currentStatus is the task's status now.
-func (t *modernTask) currentStatus() string {
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	return t.status
 }
 
 func terminal(status string) bool {

@@ -57,10 +57,29 @@ func (s *Server) modernTaskReply(ctx, lifetime context.Context, body []byte) ([]
 		}
 		return rpcResult(msg.ID, handle), http.StatusOK, true
 	case string(mcpgo.MethodTasksGet), "tasks/update", string(mcpgo.MethodTasksCancel):
+		if !declaresTasks(msg.Params.Meta) {
+			return missingTasksExtension(msg), http.StatusBadRequest, true
+		}
 		reply, status := s.taskRequest(msg)
 		return reply, status, true
 	}
 	return nil, 0, false
+}
+
+// declaresTasks reports whether a request's _meta declares the Tasks
+// extension among its client's capabilities.
+func declaresTasks(meta *mcpgo.Meta) bool {
+	declared := meta.ClientCapabilities()
+	return declared != nil && declared.Extensions[TasksExtension] != nil
+}
+
+// missingTasksExtension refuses a tasks/* request whose client did not
+// declare the extension, as the protocol's missing required client
+// capability error naming it.
+func missingTasksExtension(msg taskMessage) []byte {
+	return rpcErrorData(msg.ID, mcpgo.MISSING_REQUIRED_CLIENT_CAPABILITY,
+		fmt.Sprintf("%s needs the %s extension declared in the request's client capabilities", msg.Method, TasksExtension),
+		map[string]any{"requiredCapabilities": map[string]any{"extensions": map[string]any{TasksExtension: map[string]any{}}}})
 }
 
 // requestID reports whether id is a request's id: a string or a number.
@@ -88,10 +107,7 @@ func (s *Server) taskRequest(msg taskMessage) ([]byte, int) {
 		t.answer(msg.Params.InputResponses)
 		return rpcResult(msg.ID, done), http.StatusOK
 	case string(mcpgo.MethodTasksCancel):
-		if !t.stop() {
-			return rpcError(msg.ID, mcpgo.INVALID_PARAMS, fmt.Sprintf("task %s has already ended (%s)",
-				t.id, t.currentStatus())), http.StatusBadRequest
-		}
+		t.stop() // a task that has ended already is acknowledged alike
 		return rpcResult(msg.ID, done), http.StatusOK
 	}
 	return rpcResult(msg.ID, t.detailed(s.implementation())), http.StatusOK
@@ -106,10 +122,10 @@ func (s *Server) taskRequest(msg taskMessage) ([]byte, int) {
 // call).
 func (s *Server) startModernTask(ctx, lifetime context.Context, msg taskMessage, body []byte) (taskWire, bool) {
 	mode, textArg, ok := episodeMode(msg.Params.Name)
-	declared := msg.Params.Meta.ClientCapabilities()
-	if !ok || declared == nil || declared.Extensions[TasksExtension] == nil {
+	if !ok || !declaresTasks(msg.Params.Meta) {
 		return taskWire{}, false
 	}
+	declared := msg.Params.Meta.ClientCapabilities()
 	var req mcpgo.CallToolRequest
 	if json.Unmarshal(body, &req) != nil {
 		return taskWire{}, false

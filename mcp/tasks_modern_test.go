@@ -55,8 +55,9 @@ func TestModernTaskRunsAndShowsItsSteps(t *testing.T) {
 }
 
 // tasks/cancel ends the episode and the task reads as cancelled; a second
-// cancel, or a cancel of a task that never was, is refused with invalid
-// params (HTTP 400).
+// cancel is acknowledged alike (cancel is idempotent) and leaves it
+// cancelled, and a cancel of a task that never was is refused with
+// invalid params (HTTP 400).
 func TestModernTaskCancel(t *testing.T) {
 	for _, tr := range taskPeers {
 		t.Run(tr.name, func(t *testing.T) {
@@ -76,18 +77,20 @@ func TestModernTaskCancel(t *testing.T) {
 			if got := getWireTask(t, p, task.TaskID); got.Status != taskCancelled || got.Result != nil {
 				t.Fatalf("cancelled task reads %+v", got)
 			}
-			again := []struct{ name, id, want string }{
-				{"a second cancel", task.TaskID, "already ended (cancelled)"},
-				{"an unknown task", "task-nosuch", "no task \"task-nosuch\""},
+			status, reply := taskRequest(t, p, "tasks/cancel", task.TaskID, nil)
+			if status != http.StatusOK || reply.Error != nil || string(reply.Result) == "" ||
+				!strings.Contains(string(reply.Result), `"resultType":"complete"`) || strings.Contains(string(reply.Result), `"taskId"`) {
+				t.Fatalf("a second cancel: %d %s %+v, want the same empty ack", status, reply.Result, reply.Error)
 			}
-			for _, a := range again {
-				status, reply := taskRequest(t, p, "tasks/cancel", a.id, nil)
-				if reply.Error == nil || reply.Error.Code != mcpgo.INVALID_PARAMS || !strings.Contains(reply.Error.Message, a.want) {
-					t.Errorf("%s: %+v, want invalid params saying %q", a.name, reply.Error, a.want)
-				}
-				if tr.name != "stdio" && status != http.StatusBadRequest {
-					t.Errorf("%s: HTTP %d, want 400", a.name, status)
-				}
+			if got := getWireTask(t, p, task.TaskID); got.Status != taskCancelled {
+				t.Fatalf("after a second cancel the task reads %+v", got)
+			}
+			status, reply = taskRequest(t, p, "tasks/cancel", "task-nosuch", nil)
+			if reply.Error == nil || reply.Error.Code != mcpgo.INVALID_PARAMS || !strings.Contains(reply.Error.Message, `no task "task-nosuch"`) {
+				t.Errorf("an unknown task: %+v, want invalid params naming it", reply.Error)
+			}
+			if tr.name != "stdio" && status != http.StatusBadRequest {
+				t.Errorf("an unknown task: HTTP %d, want 400", status)
 			}
 		})
 	}
@@ -204,4 +207,40 @@ func TestModernTaskEndsWithItsTTL(t *testing.T) {
 		}
 	}
 	t.Fatal("the task was still kept after its TTL")
+}
+
+// tasks/get, tasks/update and tasks/cancel from a request that does not
+// declare the Tasks extension are refused with the missing required client
+// capability error naming it (HTTP 400), even for a task that exists.
+func TestModernTaskMethodsNeedTheExtension(t *testing.T) {
+	for _, tr := range taskPeers {
+		t.Run(tr.name, func(t *testing.T) {
+			cond := newSteppingConductor()
+			defer close(cond.release)
+			p := tr.connect(t, conductorServer(t, cond))
+			task := startTask(t, p, OrchestrateToolName, map[string]any{"task": "add 40 and 2"})
+			for _, method := range []string{"tasks/get", "tasks/update", "tasks/cancel"} {
+				params := map[string]any{"taskId": task.TaskID, "inputResponses": map[string]any{}}
+				status, reply := p.send(t, method, modernParams(params, false))
+				if reply.Error == nil || reply.Error.Code != mcpgo.MISSING_REQUIRED_CLIENT_CAPABILITY {
+					t.Fatalf("%s: %d %s %+v, want error %d", method, status, reply.Result, reply.Error, mcpgo.MISSING_REQUIRED_CLIENT_CAPABILITY)
+				}
+				data, _ := json.Marshal(reply.Error.Data)
+				var d struct {
+					Required struct {
+						Extensions map[string]json.RawMessage `json:"extensions"`
+					} `json:"requiredCapabilities"`
+				}
+				if err := json.Unmarshal(data, &d); err != nil || d.Required.Extensions[TasksExtension] == nil {
+					t.Errorf("%s: error data %s (%v), want requiredCapabilities naming %s", method, data, err, TasksExtension)
+				}
+				if tr.name != "stdio" && status != http.StatusBadRequest {
+					t.Errorf("%s: HTTP %d, want 400", method, status)
+				}
+			}
+			if got := getWireTask(t, p, task.TaskID); got.Status != taskWorking {
+				t.Fatalf("the refused requests changed the task: %+v", got)
+			}
+		})
+	}
 }
