@@ -8,20 +8,22 @@ import (
 	mcpgo "github.com/mark3labs/mcp-go/mcp"
 )
 
-// A server with a conductor declares tasks, with tasks/list, tasks/cancel
-// and task-augmented tools/call, in both the initialize result and the
-// server/discover result; one without a conductor declares none.
+// A server with a conductor declares the 2025-11-25 tasks capability, with
+// tasks/list, tasks/cancel and task-augmented tools/call, in the initialize
+// result, and the 2026-07-28 Tasks extension in place of it in the
+// server/discover result; one without a conductor declares neither.
 func TestTaskCapabilityDeclared(t *testing.T) {
 	cases := []struct {
 		name      string
 		legacy    bool
 		conductor bool
-		want      bool
+		wantTasks bool // the 2025-11-25 capability
+		wantExt   bool // the extension
 	}{
-		{"initialize with a conductor", true, true, true},
-		{"server/discover with a conductor", false, true, true},
-		{"initialize without a conductor", true, false, false},
-		{"server/discover without a conductor", false, false, false},
+		{"initialize with a conductor", true, true, true, true},
+		{"server/discover with a conductor", false, true, false, true},
+		{"initialize without a conductor", true, false, false, false},
+		{"server/discover without a conductor", false, false, false, false},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
@@ -35,10 +37,14 @@ func TestTaskCapabilityDeclared(t *testing.T) {
 				t.Fatal(err)
 			}
 			initClient(t, c, clientOptions{legacy: tc.legacy})
-			caps := c.GetServerCapabilities().Tasks
-			if !tc.want {
+			declared := c.GetServerCapabilities()
+			if _, ext := declared.Extensions[TasksExtension]; ext != tc.wantExt {
+				t.Fatalf("Tasks extension declared = %v, want %v", ext, tc.wantExt)
+			}
+			caps := declared.Tasks
+			if !tc.wantTasks {
 				if caps != nil {
-					t.Fatalf("tasks declared without a conductor: %+v", caps)
+					t.Fatalf("tasks capability declared: %+v", caps)
 				}
 				return
 			}

@@ -174,18 +174,34 @@ func TestModernCallWithoutTheExtensionIsPlain(t *testing.T) {
 	}
 }
 
-// The server declares the extension in server/discover, as the
-// extension's clients require: an empty object.
+// server/discover (2026-07-28) declares the Tasks extension and not the
+// tasks capability of 2025-11-25, which the extension replaces; an
+// initialize (2025-11-25) still declares that capability.
 func TestModernTasksExtensionIsDeclared(t *testing.T) {
-	p := taskPeers[0].connect(t, conductorServer(t, newSteppingConductor()))
-	status, reply := p.send(t, "server/discover", modernParams(map[string]any{}, false))
-	var res struct {
-		Capabilities struct {
-			Extensions map[string]json.RawMessage `json:"extensions"`
-		} `json:"capabilities"`
-	}
-	if status != http.StatusOK || json.Unmarshal(reply.Result, &res) != nil || string(res.Capabilities.Extensions[TasksExtension]) != "{}" {
-		t.Fatalf("server/discover: %d %s", status, reply.Result)
+	for _, tr := range taskPeers {
+		t.Run(tr.name, func(t *testing.T) {
+			p := tr.connect(t, conductorServer(t, newSteppingConductor()))
+			status, reply := p.send(t, "server/discover", modernParams(map[string]any{}, false))
+			var res struct {
+				Capabilities map[string]json.RawMessage `json:"capabilities"`
+			}
+			var ext map[string]json.RawMessage
+			if status != http.StatusOK || json.Unmarshal(reply.Result, &res) != nil ||
+				json.Unmarshal(res.Capabilities["extensions"], &ext) != nil || string(ext[TasksExtension]) != "{}" {
+				t.Fatalf("server/discover: %d %s", status, reply.Result)
+			}
+			if _, ok := res.Capabilities["tasks"]; ok {
+				t.Fatalf("server/discover declares the 2025-11-25 tasks capability: %s", reply.Result)
+			}
+			if tr.name != "stdio" {
+				return // this peer's requests carry 2026-07-28 headers
+			}
+			status, reply = p.send(t, "initialize", map[string]any{"protocolVersion": mcpgo.ProtocolVersion20251125,
+				"capabilities": map[string]any{}, "clientInfo": map[string]any{"name": "wire", "version": "1"}})
+			if status != http.StatusOK || json.Unmarshal(reply.Result, &res) != nil || res.Capabilities["tasks"] == nil {
+				t.Fatalf("initialize: %d %s, want the tasks capability", status, reply.Result)
+			}
+		})
 	}
 }
 

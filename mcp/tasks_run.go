@@ -36,6 +36,12 @@ func (s *Server) taskOptions(hooks *mcpserver.Hooks) []mcpserver.ServerOption {
 			req.Params.Task = nil
 		}
 	})
+	hooks.AddAfterDiscover(func(_ context.Context, _ any, _ *mcpgo.DiscoverRequest, res *mcpgo.DiscoverResult) {
+		// server/discover speaks 2026-07-28, whose tasks are the
+		// extension's: the tasks capability of 2025-11-25 is not declared
+		// there (initialize still declares it).
+		res.Capabilities.Tasks = nil
+	})
 	hooks.AddOnUnregisterSession(func(_ context.Context, session mcpserver.ClientSession) {
 		b.cancelSession(session.SessionID())
 	})
