@@ -53,15 +53,12 @@ func newAnswerEstimates(models []ReplayModel, train []ReplayRow) *answerEstimate
 	return e
 }
 
-// decisionProxyUSD is the proxy cost of answering row with m from what is
-// known before the answer: the row's recorded input tokens for m when it
-// has them (else chars/4) and the proxy's 256 output tokens.
+// decisionProxyUSD is the cost of answering row with m from what is known
+// before the answer: AnswerCostUSD of the question and its recorded input
+// tokens alone (chars/4 without them), so output takes the proxy's 256.
 func decisionProxyUSD(m ReplayModel, row ReplayRow) float64 {
-	in, ok := row.TokensIn[m.Name]
-	if !ok {
-		in = proxyTokensIn(row.Question)
-	}
-	return (m.PriceIn*in + m.PriceOut*ProxyOutputTokens) / 1e6
+	usd, _ := AnswerCostUSD(m, ReplayRow{Question: row.Question, TokensIn: row.TokensIn})
+	return usd
 }
 
 // costUSD is m's estimated cost of answering row.
