@@ -57,7 +57,7 @@ func (s *Server) modernTaskReply(ctx, lifetime context.Context, body []byte) ([]
 		}
 		return rpcResult(msg.ID, handle), http.StatusOK, true
 	case string(mcpgo.MethodTasksGet), "tasks/update", string(mcpgo.MethodTasksCancel):
-		if !declaresTasks(msg.Params.Meta) {
+		if !declaresTasks(msg.Params.Meta.ClientCapabilities()) {
 			return missingTasksExtension(msg), http.StatusBadRequest, true
 		}
 		reply, status := s.taskRequest(msg)
@@ -66,10 +66,9 @@ func (s *Server) modernTaskReply(ctx, lifetime context.Context, body []byte) ([]
 	return nil, 0, false
 }
 
-// declaresTasks reports whether a request's _meta declares the Tasks
-// extension among its client's capabilities.
-func declaresTasks(meta *mcpgo.Meta) bool {
-	declared := meta.ClientCapabilities()
+// declaresTasks reports whether a request's client capabilities declare
+// the Tasks extension.
+func declaresTasks(declared *mcpgo.ClientCapabilities) bool {
 	return declared != nil && declared.Extensions[TasksExtension] != nil
 }
 
@@ -122,10 +121,10 @@ func (s *Server) taskRequest(msg taskMessage) ([]byte, int) {
 // call).
 func (s *Server) startModernTask(ctx, lifetime context.Context, msg taskMessage, body []byte) (taskWire, bool) {
 	mode, textArg, ok := episodeMode(msg.Params.Name)
-	if !ok || !declaresTasks(msg.Params.Meta) {
+	declared := msg.Params.Meta.ClientCapabilities()
+	if !ok || !declaresTasks(declared) {
 		return taskWire{}, false
 	}
-	declared := msg.Params.Meta.ClientCapabilities()
 	var req mcpgo.CallToolRequest
 	if json.Unmarshal(body, &req) != nil {
 		return taskWire{}, false
