@@ -36,9 +36,10 @@ type foldRow struct {
 // named router trained on the other folds. The folds train side by side.
 func outOfFold(set *ReplaySet, opts ReplayOptions, name string, grid []float64) []foldRow {
 	parts := make([][]foldRow, OperatingFolds)
+	choice := set.estimateChoice()
 	var wg sync.WaitGroup
 	for f := range OperatingFolds {
-		fold := &ReplaySet{Dir: set.Dir, Models: set.Models, Split: SplitValidation}
+		fold := &ReplaySet{Dir: set.Dir, Models: set.Models, Split: SplitValidation, estimates: &choice}
 		for _, r := range set.Train {
 			if cvFold(r.Question, OperatingFolds) == f {
 				fold.Test = append(fold.Test, r)

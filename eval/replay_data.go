@@ -48,6 +48,20 @@ type ReplaySet struct {
 	// Split names the rows in Test: "" or SplitTest for the test split,
 	// SplitValidation for a part held out of train (ValidationSet).
 	Split string
+	// estimates is how the routers estimate costs and latencies, chosen on
+	// Train once (estimateChoice) and shared by its folds.
+	estimates *EstimateChoice
+}
+
+// estimateChoice is how the routers trained on s estimate an answer's cost
+// and latency, measured on Train at the first call. Not safe for
+// concurrent first calls: callers ask before they fan out.
+func (s *ReplaySet) estimateChoice() EstimateChoice {
+	if s.estimates == nil {
+		c := chooseEstimates(s.Models, s.Train)
+		s.estimates = &c
+	}
+	return *s.estimates
 }
 
 // LoadOptions tune LoadReplayWith.

@@ -16,15 +16,21 @@ import (
 // tokens, scaled by how the model's recorded costs on train compare with
 // that proxy (ratio 1 when train records none: the proxy itself, so a set
 // that records no costs is routed exactly as before). Its latency is its
-// mean recorded latency on train, else the size model.
+// mean recorded latency on train, else the size model. Where train's own
+// out-of-fold errors say the similar train questions' records predict
+// better than one figure per model (chooseEstimates), the ratio and the
+// latency are those of the question's nearest train questions instead
+// (nearEstimates).
 type answerEstimates struct {
 	costRatio map[string]float64 // recorded cost ÷ proxy, summed over train
-	flatCost  map[string]float64 // mean recorded cost where the proxy is 0 (a free model)
+	flatCost  map[string]float64 // mean recorded cost of a model without prices
 	latency   map[string]float64 // mean recorded latency on train
+	near      *nearEstimates     // per question; nil: per model only
 }
 
-// newAnswerEstimates learns each model's estimates from train.
-func newAnswerEstimates(models []ReplayModel, train []ReplayRow) *answerEstimates {
+// newAnswerEstimates learns each model's estimates from train, per
+// question as choice says.
+func newAnswerEstimates(models []ReplayModel, train []ReplayRow, choice EstimateChoice) *answerEstimates {
 	e := &answerEstimates{costRatio: map[string]float64{}, flatCost: map[string]float64{}, latency: map[string]float64{}}
 	for _, m := range models {
 		var cost, proxy, lat float64
@@ -41,16 +47,29 @@ func newAnswerEstimates(models []ReplayModel, train []ReplayRow) *answerEstimate
 			}
 		}
 		switch {
+		case costs > 0 && isFree(m):
+			e.flatCost[m.Name] = cost / float64(costs)
 		case costs > 0 && proxy > 0:
 			e.costRatio[m.Name] = cost / proxy
-		case costs > 0:
-			e.flatCost[m.Name] = cost / float64(costs)
 		}
 		if lats > 0 {
 			e.latency[m.Name] = lat / float64(lats)
 		}
 	}
+	if choice.CostK > 0 || choice.LatencyK > 0 {
+		e.near = newNearEstimates(models, train, choice, e)
+	}
 	return e
+}
+
+// costUnit is m's train-wide cost unit (nearEstimates); ok is false when
+// train records no cost of m.
+func (e *answerEstimates) costUnit(m ReplayModel) (float64, bool) {
+	if c, ok := e.flatCost[m.Name]; ok {
+		return c, true
+	}
+	r, ok := e.costRatio[m.Name]
+	return r, ok
 }
 
 // decisionProxyUSD is the cost of answering row with m from what is known
@@ -61,21 +80,28 @@ func decisionProxyUSD(m ReplayModel, row ReplayRow) float64 {
 	return usd
 }
 
-// costUSD is m's estimated cost of answering row.
-func (e *answerEstimates) costUSD(m ReplayModel, row ReplayRow) float64 {
-	if c, ok := e.flatCost[m.Name]; ok {
-		return c
-	}
-	ratio, ok := e.costRatio[m.Name]
+// costUSD is m's estimated cost of answering row, given the question's
+// units from its nearest train questions (nil maps: per model).
+func (e *answerEstimates) costUSD(m ReplayModel, row ReplayRow, near nearUnits) float64 {
+	unit, ok := near.cost[m.Name]
 	if !ok {
-		ratio = 1
+		unit, ok = e.costUnit(m)
 	}
-	return decisionProxyUSD(m, row) * ratio
+	switch {
+	case !ok:
+		return decisionProxyUSD(m, row)
+	case isFree(m):
+		return unit
+	}
+	return decisionProxyUSD(m, row) * unit
 }
 
 // latencySeconds is m's estimated latency; ok is false when neither train
 // records it nor its size is known.
-func (e *answerEstimates) latencySeconds(m ReplayModel) (float64, bool) {
+func (e *answerEstimates) latencySeconds(m ReplayModel, near nearUnits) (float64, bool) {
+	if l, ok := near.latency[m.Name]; ok {
+		return l, true
+	}
 	if l, ok := e.latency[m.Name]; ok {
 		return l, true
 	}
@@ -92,9 +118,13 @@ func (e *answerEstimates) candidates(models []ReplayModel, row ReplayRow) []poli
 	cands := make([]policies.KNNCandidate, len(models))
 	slowest := 0.0
 	known := make([]bool, len(models))
+	var near nearUnits
+	if e.near != nil {
+		near = e.near.units(row.Question)
+	}
 	for i, m := range models {
-		lat, ok := e.latencySeconds(m)
-		cands[i] = policies.KNNCandidate{Name: m.Name, Cost: e.costUSD(m, row), Latency: lat}
+		lat, ok := e.latencySeconds(m, near)
+		cands[i] = policies.KNNCandidate{Name: m.Name, Cost: e.costUSD(m, row, near), Latency: lat}
 		known[i] = ok
 		if ok {
 			slowest = max(slowest, lat)

@@ -37,7 +37,7 @@ func TestEvalReplayEstimatesLearnFromTrain(t *testing.T) {
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			c := newAnswerEstimates([]ReplayModel{tc.model}, tc.train).candidates([]ReplayModel{tc.model}, tc.scored)
+			c := newAnswerEstimates([]ReplayModel{tc.model}, tc.train, EstimateChoice{}).candidates([]ReplayModel{tc.model}, tc.scored)
 			if len(c) != 1 || math.Abs(c[0].Cost-tc.wantCost) > 1e-12 || math.Abs(c[0].Latency-tc.wantLat) > 1e-12 {
 				t.Fatalf("candidates %+v, want cost %v latency %v", c, tc.wantCost, tc.wantLat)
 			}

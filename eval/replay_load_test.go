@@ -170,7 +170,7 @@ func TestEvalReplayUnknownSizeHasNoLatency(t *testing.T) {
 	}
 	// A router must not see the unknown model as fast: it is charged the
 	// slowest known latency.
-	for _, c := range newAnswerEstimates(set.Models, set.Train).candidates(set.Models, test[0]) {
+	for _, c := range newAnswerEstimates(set.Models, set.Train, set.estimateChoice()).candidates(set.Models, test[0]) {
 		if c.Latency != 15 {
 			t.Fatalf("candidate %s latency %v, want 15", c.Name, c.Latency)
 		}

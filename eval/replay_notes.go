@@ -35,5 +35,29 @@ func replayNotes(set *ReplaySet) []string {
 		}
 	}
 	notes = append(notes, LatencyModelNote)
+	return append(notes, estimateNotes(set.estimateChoice())...)
+}
+
+// estimateNotes say how the routers estimated what train records, and
+// what chose it; nothing for a set that records no outcome.
+func estimateNotes(c EstimateChoice) []string {
+	var notes []string
+	if c.CostN > 0 {
+		notes = append(notes, "routers' cost estimate before answering: "+
+			estimateNote(c.CostK, c.CostError, c.CostErrorPerModel, c.CostN, "ratio to the proxy"))
+	}
+	if c.LatencyN > 0 {
+		notes = append(notes, "routers' latency estimate before answering: "+
+			estimateNote(c.LatencyK, c.LatencyError, c.LatencyPerModel, c.LatencyN, "mean"))
+	}
 	return notes
+}
+
+func estimateNote(k int, err, perModel float64, n int, what string) string {
+	if k == 0 {
+		return fmt.Sprintf("one %s per model on train (out of fold, mean |ln(estimate/recorded)| %.3f over %d answers; "+
+			"the most similar train questions did not do %d%% better)", what, perModel, n, int(nearGain*100))
+	}
+	return fmt.Sprintf("the %s of the %d most similar train questions (out of fold, mean |ln(estimate/recorded)| %.3f "+
+		"over %d answers, against %.3f for one per model)", what, k, err, n, perModel)
 }

@@ -163,7 +163,7 @@ func newPredictionCache(model policies.Router, set *ReplaySet) *predictionCache 
 		names[i] = m.Name
 	}
 	return &predictionCache{model: model, models: names, byText: map[string]map[string]float64{},
-		answers: newAnswerEstimates(set.Models, set.Train)}
+		answers: newAnswerEstimates(set.Models, set.Train, set.estimateChoice())}
 }
 
 func (c *predictionCache) predict(question string) map[string]float64 {

@@ -71,7 +71,9 @@ the most accurate weight within half the strongest model's cost.
 not read at all): choose settings there. Costs not recorded use a token
 proxy; latency not recorded is modelled from model size (never for a model
 of unknown size). Routers decide on costs and latencies estimated from the
-train rows, never a scored row's recorded outcome; the answer they choose is
+train rows, never a scored row's recorded outcome (per question from the
+most similar train questions when train's own out-of-fold errors favour it
+over one figure per model; the report says which); the answer they choose is
 charged what it recorded. Costs print in USD per 1,000 tasks.
 
 The knn, blend and mf policies also run live (--policy knn, or knn:PATH,
