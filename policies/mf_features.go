@@ -97,10 +97,18 @@ type charVectorizer struct {
 
 func newCharVectorizer(texts []string, minDF int) *charVectorizer {
 	df := map[string]int{}
+	seen := map[string]bool{}
 	for _, t := range texts {
-		for g := range charGrams(t) {
-			df[g]++
-		}
+		clear(seen)
+		eachCharGram(t, func(g string) {
+			if !seen[g] {
+				seen[g] = true
+				if _, ok := df[g]; !ok {
+					g = strings.Clone(g) // the key outlives the text it was cut from
+				}
+				df[g]++
+			}
+		})
 	}
 	terms := make([]string, 0, len(df))
 	for g, d := range df {
@@ -124,24 +132,33 @@ func (v *charVectorizer) dim() int { return len(v.idf) }
 // known n-grams, in index order.
 func (v *charVectorizer) vector(text string) sparse {
 	counts := map[int32]int{}
-	for g, c := range charGrams(text) {
+	eachCharGram(text, func(g string) {
 		if i, ok := v.index[g]; ok {
-			counts[i] = c
+			counts[i]++
 		}
-	}
+	})
 	return weighCounts(counts, v.idf)
 }
 
-// charGrams counts the 3- to 5-character n-grams of text's padded tokens.
-func charGrams(text string) map[string]int {
-	counts := map[string]int{}
+// eachCharGram calls fn with every 3- to 5-character n-gram of text's
+// lower-cased tokens, each padded with a space on both sides. The n-grams
+// are substrings of one copy of the token, not strings of their own: fn
+// must copy one it keeps. strings.ToLower leaves valid UTF-8, so cutting at
+// rune starts gives the runes' own n-grams.
+func eachCharGram(text string, fn func(string)) {
+	var starts []int
 	for _, tok := range strings.Fields(strings.ToLower(text)) {
-		r := []rune(" " + tok + " ")
+		p := " " + tok + " "
+		starts = starts[:0]
+		for i := range p {
+			starts = append(starts, i)
+		}
+		starts = append(starts, len(p))
+		runes := len(starts) - 1
 		for n := 3; n <= 5; n++ {
-			for i := 0; i+n <= len(r); i++ {
-				counts[string(r[i:i+n])]++
+			for i := 0; i+n <= runes; i++ {
+				fn(p[starts[i]:starts[i+n]])
 			}
 		}
 	}
-	return counts
 }
