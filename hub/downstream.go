@@ -128,11 +128,13 @@ type downstream struct {
 	stopOnce sync.Once
 	stopped  chan struct{} // closed by Stop
 
-	mu      sync.Mutex
-	status  ServerStatus
-	tools   []RawTool
-	conn    *connection // set while ready
-	running bool        // Run was called
+	mu     sync.Mutex
+	status ServerStatus
+	tools  []RawTool
+	// taskOnly are the tools that run only as tasks (downstream_task.go).
+	taskOnly map[string]bool
+	conn     *connection // set while ready
+	running  bool        // Run was called
 	// signInSeen is the stored sign-in when the last http connect began.
 	signInSeen string
 }
@@ -263,6 +265,7 @@ func (d *downstream) setTools(conn *connection, tools []RawTool) {
 		return
 	}
 	d.tools = kept
+	d.taskOnly = taskTools(kept)
 	d.status.Tools = len(kept)
 	d.mu.Unlock()
 	if d.opts.OnTools != nil {

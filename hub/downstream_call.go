@@ -18,17 +18,21 @@ const brokenReasonWait = 200 * time.Millisecond
 // when the call outlives the server's timeout, *ResultTooLargeError, the
 // caller's ctx error, or a transport failure wrapped with the server's name.
 // A server that uses its clients' roots takes the call on the calling
-// client's own session (sessionFor).
+// client's own session (sessionFor). A tool that runs only as a task is
+// run as one (downstream_task.go).
 func (d *downstream) Call(ctx context.Context, tool string, args json.RawMessage, meta map[string]any) (json.RawMessage, error) {
 	if len(args) > 0 && !json.Valid(args) {
 		return nil, fmt.Errorf("server %s: call %s: arguments are not valid JSON", d.spec.Name, tool)
 	}
+	d.mu.Lock()
+	taskOnly := d.taskOnly[tool]
+	d.mu.Unlock()
 	target, release, err := d.sessionFor(ctx)
 	if err != nil {
 		return nil, err
 	}
 	defer release()
-	return target.call(ctx, tool, args, meta)
+	return target.call(ctx, tool, args, meta, taskOnly)
 }
 
 // sessionFor picks the session a request of the client behind ctx goes
@@ -62,8 +66,9 @@ func (d *downstream) sessionFor(ctx context.Context) (*downstream, func(), error
 	return d.clients.acquire(ctx, key, c)
 }
 
-// call forwards tools/call on this session's connection.
-func (d *downstream) call(ctx context.Context, tool string, args json.RawMessage, meta map[string]any) (json.RawMessage, error) {
+// call forwards tools/call on this session's connection, as a task when
+// the tool runs only as one.
+func (d *downstream) call(ctx context.Context, tool string, args json.RawMessage, meta map[string]any, taskOnly bool) (json.RawMessage, error) {
 	conn, st := d.currentConn()
 	if conn == nil {
 		return nil, unavailable(st)
@@ -76,9 +81,12 @@ func (d *downstream) call(ctx context.Context, tool string, args json.RawMessage
 
 	var result json.RawMessage
 	var err error
-	if conn.era.modern {
+	switch {
+	case conn.era.modern:
 		result, err = d.callWithInput(callCtx, conn, toolCallParams(tool, args, meta))
-	} else {
+	case runsAsTask(conn, taskOnly):
+		result, err = d.callAsTask(callCtx, conn, toolCallParams(tool, args, meta), timeout)
+	default:
 		result, err = conn.request(callCtx, "tools/call", toolCallParams(tool, args, meta))
 	}
 	if err == nil {

@@ -35,6 +35,7 @@ func TestNPMEverythingStdio(t *testing.T) {
 
 	checkEverythingTools(t, d)
 	checkGetSum(t, d)
+	checkTaskOnlyTool(t, d)
 
 	t.Run("environment does not leak", func(t *testing.T) {
 		raw, err := d.Call(t.Context(), "get-env", json.RawMessage(`{}`), nil)
@@ -98,6 +99,7 @@ func TestNPMEverythingStreamableHTTP(t *testing.T) {
 	d.waitState(t, StateReady)
 	checkEverythingTools(t, d)
 	checkGetSum(t, d)
+	checkTaskOnlyTool(t, d)
 }
 
 func TestNPMFilesystem(t *testing.T) {

@@ -28,7 +28,8 @@ type toolExtras struct {
 // anyOf, description, $schema and the like, so the schemas stay raw.
 //
 // "execution" is left out: a tool that requires task augmentation would make
-// mcp-go refuse plain calls, and the hub forwards no tasks.
+// mcp-go refuse plain calls, and the hub runs such a tool as a task on its
+// server itself (hub/downstream_task.go), so clients call it plainly.
 func exportTool(t *hub.Tool) mcpgo.Tool {
 	schema := t.InputSchema
 	if len(bytes.TrimSpace(schema)) == 0 {

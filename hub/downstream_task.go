@@ -1,0 +1,218 @@
+package hub
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"time"
+
+	mcpgo "github.com/mark3labs/mcp-go/mcp"
+)
+
+// A tool whose execution.taskSupport is "required" (protocol 2025-11-25)
+// refuses a plain tools/call: it runs only as a task. The hub runs such a
+// call as a task on the server and answers the client with the tool's
+// result, as for any call: the client need not know tasks, and the hub
+// lists the tool without "execution" (mcp/reexport.go). The call asks for a
+// task that lives as long as the call may, then waits on tasks/result,
+// which the server answers once the task has ended (sending, on the way,
+// whatever it has queued for the client, elicitations included, which are
+// answered as during any call). A call that ends first cancels the task.
+
+// taskCancelWait bounds the tasks/cancel sent for a call that ended before
+// its task.
+const taskCancelWait = 5 * time.Second
+
+// errNoTaskCreated is a task-augmented tools/call answered with neither a
+// task nor a result.
+var errNoTaskCreated = errors.New("the answer holds no task")
+
+// taskRequired is whether a listed tool runs only as a task.
+func taskRequired(raw json.RawMessage) bool {
+	var t struct {
+		Execution struct {
+			TaskSupport string `json:"taskSupport"`
+		} `json:"execution"`
+	}
+	return json.Unmarshal(raw, &t) == nil && t.Execution.TaskSupport == string(mcpgo.TaskSupportRequired)
+}
+
+// taskTools are the names of the tools that run only as tasks; nil when
+// none does.
+func taskTools(tools []RawTool) map[string]bool {
+	var out map[string]bool
+	for _, t := range tools {
+		if taskRequired(t.Raw) {
+			if out == nil {
+				out = map[string]bool{}
+			}
+			out[t.Name] = true
+		}
+	}
+	return out
+}
+
+// runsAsTask is whether a call of tool goes to conn as a task: the tool
+// requires it and the server, on a 2025-11-25 connection, says it takes
+// tools/call as a task.
+func runsAsTask(conn *connection, required bool) bool {
+	if !required || conn.era.modern || conn.client == nil {
+		return false
+	}
+	caps := conn.client.GetServerCapabilities().Tasks
+	return caps != nil && caps.Requests != nil && caps.Requests.Tools != nil && caps.Requests.Tools.Call != nil
+}
+
+// taskCallRequest is a tools/call asking to run as a task.
+type taskCallRequest struct {
+	*toolCallRequest
+	Task taskParams `json:"task"`
+}
+
+type taskParams struct {
+	TTL int64 `json:"ttl"`
+}
+
+// callAsTask runs the call as a task kept for ttl and returns the tool's
+// result.
+func (d *downstream) callAsTask(ctx context.Context, conn *connection, params *toolCallRequest, ttl time.Duration) (json.RawMessage, error) {
+	created, err := createTask(ctx, conn, &taskCallRequest{toolCallRequest: params, Task: taskParams{TTL: ttl.Milliseconds()}})
+	if err != nil {
+		return nil, err
+	}
+	id, err := createdTaskID(created)
+	switch {
+	case errors.Is(err, errNoTaskCreated) && isToolResult(created):
+		return created, nil // the server ran it at once
+	case err != nil:
+		return nil, fmt.Errorf("server %s: call %s as a task: %w", d.spec.Name, params.Name, err)
+	}
+	result, err := conn.request(ctx, "tasks/result", map[string]string{"taskId": id})
+	if err != nil {
+		if ctx.Err() != nil {
+			cancelTask(ctx, conn, id)
+		}
+		return nil, err
+	}
+	if !isToolResult(result) {
+		return endedWithoutResult(ctx, conn, id), nil
+	}
+	return withoutRelatedTask(result), nil
+}
+
+// createTask sends the task-augmented tools/call. A call that ends while
+// the server creates the task returns at once, and the task the server
+// then names is cancelled: the server may have made it already, and
+// nothing else would stop it. The request itself lasts until the call's
+// deadline.
+func createTask(ctx context.Context, conn *connection, params *taskCallRequest) (json.RawMessage, error) {
+	type answer struct {
+		raw json.RawMessage
+		err error
+	}
+	answered := make(chan answer, 1)
+	deadline, ok := ctx.Deadline()
+	if !ok {
+		deadline = time.Now().Add(taskCancelWait)
+	}
+	go func() {
+		cctx, cancel := context.WithDeadline(context.WithoutCancel(ctx), deadline)
+		defer cancel()
+		raw, err := conn.request(cctx, "tools/call", params)
+		answered <- answer{raw, err}
+	}()
+	select {
+	case a := <-answered:
+		return a.raw, a.err
+	case <-ctx.Done():
+		go func() {
+			a := <-answered
+			if id, err := createdTaskID(a.raw); a.err == nil && err == nil {
+				cancelTask(ctx, conn, id)
+			}
+		}()
+		return nil, ctx.Err()
+	}
+}
+
+// endedWithoutResult is the tool failure a task that ended without a
+// tool's result (cancelled, say, with nothing stored) comes back as: its
+// status and status message, as tasks/get has them.
+func endedWithoutResult(ctx context.Context, conn *connection, id string) json.RawMessage {
+	text := "the task ended without a result"
+	if got, err := conn.request(ctx, "tasks/get", map[string]string{"taskId": id}); err == nil {
+		var t struct {
+			Status        string `json:"status"`
+			StatusMessage string `json:"statusMessage"`
+		}
+		if json.Unmarshal(got, &t) == nil && t.Status != "" {
+			text = "the task ended " + t.Status + " without a result"
+			if t.StatusMessage != "" {
+				text += ": " + t.StatusMessage
+			}
+		}
+	}
+	out, _ := json.Marshal(mcpgo.NewToolResultError(text))
+	return out
+}
+
+// createdTaskID reads the task id of a CreateTaskResult.
+func createdTaskID(created json.RawMessage) (string, error) {
+	var r struct {
+		Task *struct {
+			TaskID string `json:"taskId"`
+		} `json:"task"`
+	}
+	if err := json.Unmarshal(created, &r); err != nil {
+		return "", err
+	}
+	if r.Task == nil || r.Task.TaskID == "" {
+		return "", errNoTaskCreated
+	}
+	return r.Task.TaskID, nil
+}
+
+// isToolResult is whether a result is a CallToolResult: it has content.
+func isToolResult(result json.RawMessage) bool {
+	var r struct {
+		Content json.RawMessage `json:"content"`
+	}
+	return json.Unmarshal(result, &r) == nil && len(r.Content) > 0 && string(r.Content) != "null"
+}
+
+// cancelTask asks the server to stop a task whose call has ended, off the
+// call's own context.
+func cancelTask(ctx context.Context, conn *connection, id string) {
+	cctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), taskCancelWait)
+	defer cancel()
+	_, _ = conn.request(cctx, "tasks/cancel", map[string]string{"taskId": id})
+}
+
+// withoutRelatedTask drops the related-task key the server stamps on a
+// task's result: the client asked for no task, so it names nothing the
+// client knows.
+func withoutRelatedTask(result json.RawMessage) json.RawMessage {
+	var fields map[string]json.RawMessage
+	if json.Unmarshal(result, &fields) != nil || fields["_meta"] == nil {
+		return result
+	}
+	var meta map[string]json.RawMessage
+	if json.Unmarshal(fields["_meta"], &meta) != nil {
+		return result
+	}
+	if _, ok := meta[mcpgo.RelatedTaskMetaKey]; !ok {
+		return result
+	}
+	delete(meta, mcpgo.RelatedTaskMetaKey)
+	if len(meta) == 0 {
+		delete(fields, "_meta")
+	} else if b, err := json.Marshal(meta); err == nil {
+		fields["_meta"] = b
+	}
+	out, err := json.Marshal(fields)
+	if err != nil {
+		return result
+	}
+	return out
+}

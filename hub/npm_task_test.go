@@ -1,0 +1,99 @@
+package hub
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"slices"
+	"strings"
+	"testing"
+)
+
+// checkTaskOnlyTool runs server-everything's simulate-research-query,
+// which it lists with execution.taskSupport "required" and refuses as a
+// plain call, through the hub: the hub runs it as a task, the elicitation
+// the task queues reaches the calling client, and a call that ends first
+// has its task cancelled.
+func checkTaskOnlyTool(t *testing.T, d *runningDownstream) {
+	t.Helper()
+	t.Run("a task-only tool answers a plain call, asking its client on the way", func(t *testing.T) {
+		client := newFakeClient("dana", allCapabilities())
+		raw, err := d.Call(WithClient(t.Context(), client), "simulate-research-query", json.RawMessage(`{"topic":"tides","ambiguous":true}`), nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		text := resultText(t, raw)
+		if !strings.Contains(text, "# Research Report: tides") || !strings.Contains(text, "User accepted without selection") {
+			t.Fatalf("answer %s", raw)
+		}
+		if !slices.ContainsFunc(client.requests(), func(r string) bool { return strings.HasPrefix(r, "elicitation/create") }) {
+			t.Fatalf("the client was never asked; it was asked %q", client.requests())
+		}
+	})
+	t.Run("a call that ends cancels its task", func(t *testing.T) {
+		ctx, cancel := context.WithCancel(t.Context())
+		errc := make(chan error, 1)
+		go func() {
+			_, err := d.Call(ctx, "simulate-research-query", json.RawMessage(`{"topic":"ebbs"}`), nil)
+			errc <- err
+		}()
+		var id string
+		waitUntil(t, "the task works", func() bool { id = taskIn(t, d, "working"); return id != "" },
+			func() string { return "no working task" })
+		cancel()
+		if err := <-errc; !errors.Is(err, context.Canceled) {
+			t.Fatalf("call error %v, want it cancelled", err)
+		}
+		status := ""
+		waitUntil(t, "the task cancelled", func() bool {
+			status = taskStatus(t, d, id)
+			if status == "completed" {
+				t.Fatalf("task %s ran to its end after its call did", id)
+			}
+			return status == "cancelled"
+		}, func() string { return fmt.Sprintf("task %s is %s", id, status) })
+	})
+}
+
+// taskIn is the id of a task of d's server in status, or "".
+func taskIn(t *testing.T, d *runningDownstream, status string) string {
+	t.Helper()
+	conn, _ := d.currentConn()
+	raw, err := conn.request(t.Context(), "tasks/list", nil)
+	if err != nil {
+		t.Fatalf("tasks/list: %v", err)
+	}
+	var list struct {
+		Tasks []struct {
+			TaskID string `json:"taskId"`
+			Status string `json:"status"`
+		} `json:"tasks"`
+	}
+	if err := json.Unmarshal(raw, &list); err != nil {
+		t.Fatalf("tasks/list %s: %v", raw, err)
+	}
+	for _, task := range list.Tasks {
+		if task.Status == status {
+			return task.TaskID
+		}
+	}
+	return ""
+}
+
+// taskStatus is a task's status, as tasks/get has it.
+func taskStatus(t *testing.T, d *runningDownstream, id string) string {
+	t.Helper()
+	conn, _ := d.currentConn()
+	raw, err := conn.request(t.Context(), "tasks/get", map[string]string{"taskId": id})
+	if err != nil {
+		t.Fatalf("tasks/get: %v", err)
+	}
+	var task struct {
+		Status string `json:"status"`
+	}
+	if err := json.Unmarshal(raw, &task); err != nil {
+		t.Fatalf("tasks/get %s: %v", raw, err)
+	}
+	return task.Status
+}
