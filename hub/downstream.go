@@ -113,6 +113,9 @@ type downstream struct {
 	retry    *supervise.Retry // remote servers: tried again without end
 	disabled map[string]bool
 	calls    activeCalls // calls in flight, for the server's own requests
+	// taskOnly are the tools that run only as tasks (downstream_task.go),
+	// read on every call without the lock; nil when none does.
+	taskOnly atomic.Pointer[map[string]bool]
 	// toldToPin is set once the log said that the server asks with the
 	// older protocol's requests on a 2026-07-28 connection.
 	toldToPin atomic.Bool
@@ -128,13 +131,11 @@ type downstream struct {
 	stopOnce sync.Once
 	stopped  chan struct{} // closed by Stop
 
-	mu     sync.Mutex
-	status ServerStatus
-	tools  []RawTool
-	// taskOnly are the tools that run only as tasks (downstream_task.go).
-	taskOnly map[string]bool
-	conn     *connection // set while ready
-	running  bool        // Run was called
+	mu      sync.Mutex
+	status  ServerStatus
+	tools   []RawTool
+	conn    *connection // set while ready
+	running bool        // Run was called
 	// signInSeen is the stored sign-in when the last http connect began.
 	signInSeen string
 }
@@ -265,7 +266,7 @@ func (d *downstream) setTools(conn *connection, tools []RawTool) {
 		return
 	}
 	d.tools = kept
-	d.taskOnly = taskTools(kept)
+	d.taskOnly.Store(taskTools(kept))
 	d.status.Tools = len(kept)
 	d.mu.Unlock()
 	if d.opts.OnTools != nil {

@@ -24,9 +24,10 @@ func (d *downstream) Call(ctx context.Context, tool string, args json.RawMessage
 	if len(args) > 0 && !json.Valid(args) {
 		return nil, fmt.Errorf("server %s: call %s: arguments are not valid JSON", d.spec.Name, tool)
 	}
-	d.mu.Lock()
-	taskOnly := d.taskOnly[tool]
-	d.mu.Unlock()
+	taskOnly := false
+	if m := d.taskOnly.Load(); m != nil {
+		taskOnly = (*m)[tool]
+	}
 	target, release, err := d.sessionFor(ctx)
 	if err != nil {
 		return nil, err

@@ -40,7 +40,7 @@ func taskRequired(raw json.RawMessage) bool {
 
 // taskTools are the names of the tools that run only as tasks; nil when
 // none does.
-func taskTools(tools []RawTool) map[string]bool {
+func taskTools(tools []RawTool) *map[string]bool {
 	var out map[string]bool
 	for _, t := range tools {
 		if taskRequired(t.Raw) {
@@ -50,7 +50,10 @@ func taskTools(tools []RawTool) map[string]bool {
 			out[t.Name] = true
 		}
 	}
-	return out
+	if out == nil {
+		return nil
+	}
+	return &out
 }
 
 // runsAsTask is whether a call of tool goes to conn as a task: the tool
