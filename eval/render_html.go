@@ -17,7 +17,6 @@ func parseHTMLPage() *template.Template {
 	return template.Must(template.New("report").Funcs(template.FuncMap{
 		"pct":    func(v float64) string { return fmt.Sprintf("%.3f", v) },
 		"num":    func(v float64) string { return fmt.Sprintf("%.4f", v) },
-		"secs":   func(v float64) string { return fmt.Sprintf("%.2f", v) },
 		"mul100": func(v float64) float64 { return 100 * v },
 		"cost":   func(usd float64) float64 { return usd }, // replaced per report by the cost unit
 	}).Parse(`<!DOCTYPE html>
@@ -38,7 +37,7 @@ tr.frontier td:first-child{font-weight:bold}
 <h2>Results</h2>
 <p class="legend">Costs in {{.CostLabel}}. <b>Bold</b> policies are on the Pareto frontier: no other policy (the oracle aside) is at least as accurate for less, or more accurate for as much.</p>
 <table id="results"><tr><th>policy</th><th>n</th><th>accuracy</th><th>cost ({{.CostLabel}})</th><th>latency (s)</th><th>reward</th><th>failed</th></tr>
-{{range .R.Policies}}<tr{{if .OnFrontier}} class="frontier"{{end}}><td>{{.Name}}</td><td>{{.Tasks}}</td><td>{{pct .Accuracy}}</td><td>{{num (cost .CostUSD)}}</td><td>{{secs .LatencyS}}</td><td>{{pct .Reward}}</td><td>{{.Failed}}</td></tr>
+{{range .R.Policies}}<tr{{if .OnFrontier}} class="frontier"{{end}}><td>{{.Name}}</td><td>{{.Tasks}}</td><td>{{pct .Accuracy}}</td><td>{{num (cost .CostUSD)}}</td><td>{{.LatencyText}}</td><td>{{pct .Reward}}</td><td>{{.Failed}}</td></tr>
 {{end}}</table>
 <h2>Calls per task</h2>
 <table id="tool-use"><tr><th>policy</th>{{range .Tools}}<th>{{.}}</th>{{end}}</tr>

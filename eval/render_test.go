@@ -111,3 +111,22 @@ func TestEvalReportHTMLRendersInChromium(t *testing.T) {
 		t.Error("no tool-use table in the rendered DOM")
 	}
 }
+
+func TestLatencyText(t *testing.T) {
+	cases := []struct {
+		name string
+		p    PolicyResult
+		want string
+	}{
+		{"known", PolicyResult{Tasks: 3, LatencyS: 9.125}, "9.12"},
+		{"some unknown: the mean of the known", PolicyResult{Tasks: 3, LatencyUnknown: 2, LatencyS: 4}, "4.00"},
+		{"none known", PolicyResult{Tasks: 3, LatencyUnknown: 3}, "-"},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			if got := tc.p.LatencyText(); got != tc.want {
+				t.Fatalf("%q, want %q", got, tc.want)
+			}
+		})
+	}
+}

@@ -39,8 +39,8 @@ func (r *Report) WriteText(w io.Writer) error {
 	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
 	fmt.Fprintf(tw, "POLICY\tN\tACCURACY\tCOST (%s)\tLATENCY (s)\tREWARD\tFAILED\tFRONTIER\n", label)
 	for _, p := range r.Policies {
-		fmt.Fprintf(tw, "%s\t%d\t%.3f\t%.4f\t%.2f\t%.3f\t%d\t%s\n", p.Name, p.Tasks, p.Accuracy, p.CostUSD*factor,
-			p.LatencyS, p.Reward, p.Failed, mark(p.OnFrontier))
+		fmt.Fprintf(tw, "%s\t%d\t%.3f\t%.4f\t%s\t%.3f\t%d\t%s\n", p.Name, p.Tasks, p.Accuracy, p.CostUSD*factor,
+			p.LatencyText(), p.Reward, p.Failed, mark(p.OnFrontier))
 	}
 	if err := tw.Flush(); err != nil {
 		return err
@@ -93,3 +93,12 @@ func (r *Report) writeSweep(w io.Writer, label string) {
 
 // FrontierLegend explains the frontier mark of the results table.
 const FrontierLegend = "* on the Pareto frontier: no other policy (the oracle aside) is at least as accurate for less, or more accurate for as much"
+
+// LatencyText is the policy's mean latency in seconds, or "-" when no
+// answer it chose had a known one (models of unknown size, none recorded).
+func (p PolicyResult) LatencyText() string {
+	if p.Tasks > 0 && p.LatencyUnknown >= p.Tasks {
+		return "-"
+	}
+	return fmt.Sprintf("%.2f", p.LatencyS)
+}
