@@ -18,6 +18,9 @@ type ReplayModel struct {
 	PriceIn  float64 `json:"price_in"`          // USD per 1M input tokens
 	PriceOut float64 `json:"price_out"`         // USD per 1M output tokens
 	Context  int     `json:"context,omitempty"` // context window, tokens; 0: unknown
+	// Unpriced is a model the candidates file gives no prices: every row
+	// records what its answer cost (checkCosts), so no price is needed.
+	Unpriced bool `json:"unpriced,omitempty"`
 }
 
 // ReplayRow is one recorded task: its text, its task family, the score in
@@ -110,6 +113,9 @@ func LoadReplayWith(dir string, opts LoadOptions) (*ReplaySet, error) {
 	}
 	train, test, incomplete, err := checkComplete(models, train, test, opts.DropIncomplete)
 	if err != nil {
+		return nil, fmt.Errorf("%s: %w", dir, err)
+	}
+	if err := checkCosts(models, train, test); err != nil {
 		return nil, fmt.Errorf("%s: %w", dir, err)
 	}
 	if len(train) == 0 || len(test) == 0 {

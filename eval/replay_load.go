@@ -123,8 +123,9 @@ type candidate struct {
 // ParseCandidates parses a candidates file: v2 is a JSON array of {name,
 // input_price, output_price, size, context}; v1 (llm_candidates.json) an
 // object from name to {size, input_price, output_price}. Prices are USD per
-// million tokens and required; size is like "7B", empty or absent when
-// unknown, anything else an error.
+// million tokens, both or neither (Unpriced: every row must then record
+// the model's cost, which the set's loader checks); size is like "7B",
+// empty or absent when unknown, anything else an error.
 func ParseCandidates(name string, data []byte) ([]ReplayModel, error) {
 	var list []candidate
 	if t := bytes.TrimSpace(data); len(t) > 0 && t[0] == '[' {
@@ -162,9 +163,11 @@ func (c candidate) model() (ReplayModel, error) {
 	if c.Name == "" {
 		return ReplayModel{}, errors.New("a candidate has no name")
 	}
-	if c.InputPrice == nil || c.OutputPrice == nil || !(*c.InputPrice >= 0) || !(*c.OutputPrice >= 0) ||
-		math.IsInf(*c.InputPrice, 0) || math.IsInf(*c.OutputPrice, 0) {
-		return ReplayModel{}, fmt.Errorf("model %q: input_price and output_price (USD per 1M tokens) must be given and non-negative", c.Name)
+	unpriced := c.InputPrice == nil && c.OutputPrice == nil
+	if !unpriced && (c.InputPrice == nil || c.OutputPrice == nil || !(*c.InputPrice >= 0) || !(*c.OutputPrice >= 0) ||
+		math.IsInf(*c.InputPrice, 0) || math.IsInf(*c.OutputPrice, 0)) {
+		return ReplayModel{}, fmt.Errorf("model %q: input_price and output_price (USD per 1M tokens) must both be given and non-negative, "+
+			"or both left out when every row records the model's cost_usd", c.Name)
 	}
 	if c.Context < 0 {
 		return ReplayModel{}, fmt.Errorf("model %q: context %d is negative", c.Name, c.Context)
@@ -177,7 +180,11 @@ func (c candidate) model() (ReplayModel, error) {
 	if err != nil {
 		return ReplayModel{}, fmt.Errorf("model %q: %w", c.Name, err)
 	}
-	return ReplayModel{Name: c.Name, SizeB: b, PriceIn: *c.InputPrice, PriceOut: *c.OutputPrice, Context: c.Context}, nil
+	m := ReplayModel{Name: c.Name, SizeB: b, Context: c.Context, Unpriced: unpriced}
+	if !unpriced {
+		m.PriceIn, m.PriceOut = *c.InputPrice, *c.OutputPrice
+	}
+	return m, nil
 }
 
 // ParseSize reads a parameter count like "7B", "1.5b" or "70": billions.

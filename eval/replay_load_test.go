@@ -122,7 +122,9 @@ func TestEvalReplayLoaderRefusals(t *testing.T) {
 	}{
 		{"unpriced model", []ReplayRow{row("", "q", map[string]float64{"a": 1, "z": 1})}, twoModels, `no price for scored model "z"`},
 		{"bad size", ok, `[{"name":"a","input_price":1,"output_price":1,"size":"huge"},{"name":"b","input_price":1,"output_price":1}]`, `size "huge"`},
-		{"missing price", ok, `[{"name":"a","output_price":1},{"name":"b","input_price":1,"output_price":1}]`, "input_price and output_price"},
+		{"one price of two", ok, `[{"name":"a","output_price":1},{"name":"b","input_price":1,"output_price":1}]`, "input_price and output_price"},
+		{"no prices and a cost not recorded", ok, `[{"name":"a"},{"name":"b","input_price":1,"output_price":1}]`,
+			`model "a" has no input_price and output_price, and 2 rows do not record its cost_usd, first: train#1, test#1`},
 		{"twice", ok, `[{"name":"a","input_price":1,"output_price":1},{"name":"a","input_price":1,"output_price":1}]`, "listed twice"},
 		{"score above 1", []ReplayRow{row("", "q", map[string]float64{"a": 2, "b": 1})}, twoModels, "want a number in [0,1]"},
 		{"negative cost", []ReplayRow{{Question: "q", Scores: map[string]float64{"a": 1, "b": 1}, CostUSD: map[string]float64{"a": -1}}}, twoModels, "cost_usd"},
@@ -218,5 +220,56 @@ func TestEvalReplayPerQueryCostsUsedWhenPresent(t *testing.T) {
 	}
 	if notes := strings.Join(rep.Notes, "\n"); !strings.Contains(notes, "recorded 4") {
 		t.Fatalf("notes do not count the recorded costs: %s", notes)
+	}
+}
+
+// TestEvalReplayUnpricedModelsCostWhatTheyRecorded: a pool may record what
+// every answer cost and give no prices. Such a model loads, is charged
+// what each answer recorded, and "cheapest" is the model that cost least
+// on train, not the one with the lowest (here absent) price.
+func TestEvalReplayUnpricedModelsCostWhatTheyRecorded(t *testing.T) {
+	rec := func(q string, a, b float64) ReplayRow {
+		return ReplayRow{Question: q, Scores: map[string]float64{"a": 1, "b": 0}, CostUSD: map[string]float64{"a": a, "b": b}}
+	}
+	train := []ReplayRow{rec("q1", 0.004, 0.001), rec("q2", 0.002, 0.001)}
+	test := []ReplayRow{rec("q3", 0.003, 0.002)}
+	set, err := LoadReplay(writeReplayDir(t, train, test, `[{"name":"a"},{"name":"b","input_price":0,"output_price":0}]`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if a, _ := set.Model("a"); !a.Unpriced {
+		t.Fatalf("a: %+v, want it unpriced", a)
+	}
+	rep, err := Replay(set, ReplayOptions{Policies: []string{SinglesName, CheapestName}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if a, _ := rep.Find("fixed:a"); math.Abs(a.CostUSD-0.003) > 1e-12 {
+		t.Fatalf("fixed:a cost %v, want its recorded 0.003", a.CostUSD)
+	}
+	if c, _ := rep.Find(CheapestName); c.Calls["b"] != 1 {
+		t.Fatalf("cheapest chose %v, want b (0.001 on train against a's 0.003)", c.Calls)
+	}
+}
+
+func TestEvalReplayCheapestIsCheapestOnTrain(t *testing.T) {
+	low := ReplayModel{Name: "low", PriceIn: 0.1, PriceOut: 0.1}
+	high := ReplayModel{Name: "high", PriceIn: 1, PriceOut: 1}
+	q := ReplayRow{Question: "q"}
+	cases := []struct {
+		name  string
+		train []ReplayRow
+		want  string
+	}{
+		{"no costs recorded: the lower price", []ReplayRow{q}, "low"},
+		{"recorded costs decide", []ReplayRow{{Question: "q", CostUSD: map[string]float64{"low": 0.02, "high": 0.01}}}, "high"},
+		{"recorded output tokens decide", []ReplayRow{{Question: "q", TokensOut: map[string]float64{"low": 100000, "high": 10}}}, "high"},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			if got := cheapestOnTrain([]ReplayModel{high, low}, tc.train); got != tc.want {
+				t.Fatalf("cheapest %s, want %s", got, tc.want)
+			}
+		})
 	}
 }

@@ -43,21 +43,21 @@ func replayNotes(set *ReplaySet) []string {
 func estimateNotes(c EstimateChoice) []string {
 	var notes []string
 	if c.CostN > 0 {
-		notes = append(notes, "routers' cost estimate before answering: "+
-			estimateNote(c.CostK, c.CostError, c.CostErrorPerModel, c.CostN, "ratio to the proxy"))
+		notes = append(notes, "routers' cost estimate before answering (as a ratio to the proxy for a model with prices): "+
+			estimateNote(c.CostK, c.CostError, c.CostErrorPerModel, c.CostN))
 	}
 	if c.LatencyN > 0 {
 		notes = append(notes, "routers' latency estimate before answering: "+
-			estimateNote(c.LatencyK, c.LatencyError, c.LatencyPerModel, c.LatencyN, "mean"))
+			estimateNote(c.LatencyK, c.LatencyError, c.LatencyPerModel, c.LatencyN))
 	}
 	return notes
 }
 
-func estimateNote(k int, err, perModel float64, n int, what string) string {
+func estimateNote(k int, err, perModel float64, n int) string {
 	if k == 0 {
-		return fmt.Sprintf("one %s per model on train (out of fold, mean |ln(estimate/recorded)| %.3f over %d answers; "+
-			"the most similar train questions did not do %d%% better)", what, perModel, n, int(nearGain*100))
+		return fmt.Sprintf("one figure per model from train (out of fold, mean |ln(estimate/recorded)| %.3f over %d answers; "+
+			"the most similar train questions did not do %d%% better)", perModel, n, int(nearGain*100))
 	}
-	return fmt.Sprintf("the %s of the %d most similar train questions (out of fold, mean |ln(estimate/recorded)| %.3f "+
-		"over %d answers, against %.3f for one per model)", what, k, err, n, perModel)
+	return fmt.Sprintf("the mean of the %d most similar train questions' records (out of fold, mean |ln(estimate/recorded)| %.3f "+
+		"over %d answers, against %.3f for one figure per model)", k, err, n, perModel)
 }

@@ -117,7 +117,7 @@ func pickOperating(rows []foldRow, grid []float64, name string) *OperatingPoint 
 func summariseRouters(set *ReplaySet, opts ReplayOptions, pols []ReplayPolicy, results []PolicyResult) ([]*SweepSummary, error) {
 	strongP := measure(set, fixedChoice(bestMean(set.Models, set.Train)))
 	strong := PolicyResult{Name: StrongestName, Accuracy: strongP.Accuracy, CostUSD: strongP.CostUSD}
-	weakP := measure(set, fixedChoice(pickByPrice(set.Models, false)))
+	weakP := measure(set, fixedChoice(cheapestOnTrain(set.Models, set.Train)))
 	weak := PolicyResult{Name: CheapestName, Accuracy: weakP.Accuracy, CostUSD: weakP.CostUSD}
 	var out []*SweepSummary
 	done := map[string]bool{}

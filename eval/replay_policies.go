@@ -30,20 +30,30 @@ type fixedPolicy struct{ model string }
 func (p fixedPolicy) Name() string            { return "fixed:" + p.model }
 func (p fixedPolicy) Choose(ReplayRow) string { return p.model }
 
-// pickByPrice is cheapest (lowest price, then smallest) or strongest
-// (highest price, then largest), names breaking the last ties.
-func pickByPrice(models []ReplayModel, strongest bool) string {
-	best := slices.MinFunc(models, func(a, b ReplayModel) int {
-		c := comparePrice(a, b)
-		if strongest {
-			c = -c
+// cheapestOnTrain is the model of least mean cost over the train rows (what
+// each answer recorded, else its tokens or the proxy at the model's prices:
+// AnswerCostUSD), ties to the lower price, then the smaller, then the name.
+// On a set that records no costs that is the lowest-priced model; on one
+// that does, the one that cost least, whatever its prices say.
+func cheapestOnTrain(models []ReplayModel, train []ReplayRow) string {
+	means := make(map[string]float64, len(models))
+	for _, m := range models {
+		sum := 0.0
+		for _, r := range train {
+			c, _ := AnswerCostUSD(m, r)
+			sum += c
 		}
-		if c == 0 {
-			return strings.Compare(a.Name, b.Name)
+		means[m.Name] = sum / float64(max(1, len(train)))
+	}
+	return slices.MinFunc(models, func(a, b ReplayModel) int {
+		if c := cmpFloat(means[a.Name], means[b.Name]); c != 0 {
+			return c
 		}
-		return c
-	})
-	return best.Name
+		if c := comparePrice(a, b); c != 0 {
+			return c
+		}
+		return strings.Compare(a.Name, b.Name)
+	}).Name
 }
 
 func comparePrice(a, b ReplayModel) int {
@@ -151,10 +161,11 @@ type knnPolicy struct {
 // a sweep over cost weights predicts each question once, and the
 // estimated cost and latency of each model's answer (answerEstimates).
 type predictionCache struct {
-	model   policies.Router
-	models  []string
-	byText  map[string]map[string]float64
-	answers *answerEstimates
+	model    policies.Router
+	models   []string
+	byText   map[string]map[string]float64
+	answers  *answerEstimates
+	cheapest string // what a question no prediction covers goes to
 }
 
 func newPredictionCache(model policies.Router, set *ReplaySet) *predictionCache {
@@ -163,7 +174,7 @@ func newPredictionCache(model policies.Router, set *ReplaySet) *predictionCache 
 		names[i] = m.Name
 	}
 	return &predictionCache{model: model, models: names, byText: map[string]map[string]float64{},
-		answers: newAnswerEstimates(set.Models, set.Train, set.estimateChoice())}
+		answers: newAnswerEstimates(set.Models, set.Train, set.estimateChoice()), cheapest: cheapestOnTrain(set.Models, set.Train)}
 }
 
 func (c *predictionCache) predict(question string) map[string]float64 {
@@ -189,7 +200,7 @@ func routerPolicyName(router string, costWeight float64) string {
 func (p knnPolicy) Choose(row ReplayRow) string {
 	c, ok := policies.ChooseByUtility(p.cache.predict(row.Question), p.cache.answers.candidates(p.models, row), p.weights)
 	if !ok {
-		return pickByPrice(p.models, false)
+		return p.cache.cheapest
 	}
 	return c.Name
 }

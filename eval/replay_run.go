@@ -79,7 +79,7 @@ func baselinePolicy(set *ReplaySet, name string, seed uint64) (ReplayPolicy, err
 	}
 	switch name {
 	case CheapestName:
-		return namedPolicy{name: name, choose: fixedChoice(pickByPrice(set.Models, false))}, nil
+		return namedPolicy{name: name, choose: fixedChoice(cheapestOnTrain(set.Models, set.Train))}, nil
 	case StrongestName:
 		return namedPolicy{name: name, choose: fixedChoice(bestMean(set.Models, set.Train))}, nil
 	case RandomName:

@@ -58,3 +58,41 @@ func missingScores(models []ReplayModel, r ReplayRow) []string {
 	}
 	return missing
 }
+
+// UnpricedError refuses a model the candidates file gives no prices when
+// some row does not record its cost: that answer's cost would be unknown.
+type UnpricedError struct {
+	Model string
+	Rows  int      // rows without the model's cost_usd
+	First []string // their first ids
+}
+
+func (e *UnpricedError) Error() string {
+	return fmt.Sprintf("model %q has no input_price and output_price, and %d rows do not record its cost_usd, first: %s "+
+		"(give its prices, or record its cost in every row)", e.Model, e.Rows, strings.Join(e.First, ", "))
+}
+
+// checkCosts refuses an unpriced model some row records no cost of.
+func checkCosts(models []ReplayModel, train, test []ReplayRow) error {
+	for _, m := range models {
+		if !m.Unpriced {
+			continue
+		}
+		e := &UnpricedError{Model: m.Name}
+		for _, rows := range [][]ReplayRow{train, test} {
+			for _, r := range rows {
+				if _, ok := r.CostUSD[m.Name]; ok {
+					continue
+				}
+				e.Rows++
+				if len(e.First) < maxListedIDs {
+					e.First = append(e.First, r.ID)
+				}
+			}
+		}
+		if e.Rows > 0 {
+			return e
+		}
+	}
+	return nil
+}

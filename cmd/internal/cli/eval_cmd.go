@@ -56,25 +56,27 @@ Replay eval (--replay): no model is called. Each task carries the recorded
 score of every candidate model and, in format v2, what each answer cost and
 took (docs/replay-format.md: scores_train.json, scores_test.json,
 candidates.json or llm_candidates.json, queries_*.jsonl); a policy's choice
-is answered from the record on the test split, with test questions that
-also appear in train dropped. A row missing a score for some candidate is
-refused unless --drop-incomplete. Policies: singles (every fixed:MODEL),
-cheapest, strongest (best on train), random, oracle, per-task-best, and the
-learned routers knn, lr (per-model logistic regression), blend (their
-mean) and mf (per-family mean scores weighed by a task classifier, or a
-calibrated matrix-factorisation predictor averaged with knn when no family
-is recorded), trained on the train split and swept over --cost-weights. Each
-router's AIQ, APGR and CPT(50%) are measured on a fixed grid of weights,
-and its operating point is chosen on the train split routed out of fold:
-the most accurate weight within half the strongest model's cost.
---split validation scores on those rows instead (the test split is then
-not read at all): choose settings there. Costs not recorded use a token
-proxy; latency not recorded is modelled from model size (never for a model
-of unknown size). Routers decide on costs and latencies estimated from the
-train rows, never a scored row's recorded outcome (per question from the
-most similar train questions when train's own out-of-fold errors favour it
-over one figure per model; the report says which); the answer they choose is
-charged what it recorded. Costs print in USD per 1,000 tasks.
+is answered from the record on the test split, with test questions that also
+appear in train dropped. A row missing a score for some candidate is refused
+unless --drop-incomplete; a candidate may leave out both prices when every
+row records its cost_usd. Policies: singles (every fixed:MODEL), cheapest
+(least cost on train), strongest (best on train), random, oracle,
+per-task-best, and the learned routers knn, lr (per-model logistic
+regression), blend (their mean) and mf (per-family mean scores weighed by a
+task classifier, or a calibrated matrix-factorisation predictor averaged
+with knn when no family is recorded), trained on the train split and swept
+over --cost-weights. Each router's AIQ, APGR and CPT(50%) are measured on a
+fixed grid of weights, and its operating point is chosen on the train split
+routed out of fold: the most accurate weight within half the strongest
+model's cost. --split validation scores on those rows instead (the test
+split is then not read at all): choose settings there. Costs not recorded
+use a token proxy; latency not recorded is modelled from model size (never
+for a model of unknown size). Routers decide on costs and latencies
+estimated from the train rows, never a scored row's recorded outcome (per
+question from the most similar train questions when train's own out-of-fold
+errors favour it over one figure per model; the report says which); the
+answer they choose is charged what it recorded. Costs print in USD per 1,000
+tasks.
 
 The knn, blend and mf policies also run live (--policy knn, or knn:PATH,
 and so on; the cost and latency preferences set their weights): they learn from

@@ -23,7 +23,8 @@ func newEvalConvertCommand(g *globals) *cobra.Command {
 id, split (train or test), question, model, score and optionally task,
 cost_usd, latency_s, tokens_in, tokens_out (empty cells: not recorded), and a
 CSV of candidates with columns name, input_price, output_price (USD per
-million tokens) and optionally size (e.g. 7B; empty: unknown) and context
+million tokens; both cells empty for a model whose every cost_usd is
+recorded) and optionally size (e.g. 7B; empty: unknown) and context
 (tokens). Writes scores_train.json, scores_test.json and candidates.json to
 --out, which "toolhub eval --replay DIR" then reads. See
 docs/replay-format.md.`,
@@ -82,18 +83,22 @@ func readConvertInputs(outcomes, candidates string) ([]eval.ReplayRow, []eval.Re
 	}
 	out := make([]candidateJSON, len(models))
 	for i, m := range models {
-		out[i] = candidateJSON{Name: m.Name, InputPrice: m.PriceIn, OutputPrice: m.PriceOut, Size: sizeText(m.SizeB), Context: m.Context}
+		out[i] = candidateJSON{Name: m.Name, Size: sizeText(m.SizeB), Context: m.Context}
+		if !m.Unpriced {
+			out[i].InputPrice, out[i].OutputPrice = &m.PriceIn, &m.PriceOut
+		}
 	}
 	return train, test, out, nil
 }
 
-// candidateJSON is one entry of a v2 candidates.json.
+// candidateJSON is one entry of a v2 candidates.json; a model without
+// prices has none.
 type candidateJSON struct {
-	Name        string  `json:"name"`
-	InputPrice  float64 `json:"input_price"`
-	OutputPrice float64 `json:"output_price"`
-	Size        string  `json:"size"`
-	Context     int     `json:"context,omitempty"`
+	Name        string   `json:"name"`
+	InputPrice  *float64 `json:"input_price,omitempty"`
+	OutputPrice *float64 `json:"output_price,omitempty"`
+	Size        string   `json:"size"`
+	Context     int      `json:"context,omitempty"`
 }
 
 func sizeText(b float64) string {

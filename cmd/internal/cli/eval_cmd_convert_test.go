@@ -1,6 +1,8 @@
 package cli
 
 import (
+	"encoding/json"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -54,5 +56,37 @@ func TestEvalReplayRefusesIncompleteUnlessAsked(t *testing.T) {
 	code, stdout, stderr := runSub(t, newEvalCommand, "", "--replay", pool, "--policy", "fixed:big", "--drop-incomplete")
 	if code != 0 || !strings.Contains(stdout, "1 rows lacking a score for some candidate were dropped") {
 		t.Fatalf("exit %d\n%s%s", code, stdout, stderr)
+	}
+}
+
+// TestEvalConvertKeepsAModelWithoutPrices: empty price cells leave the
+// model unpriced in candidates.json (not free), and the replay charges
+// what it recorded.
+func TestEvalConvertKeepsAModelWithoutPrices(t *testing.T) {
+	dir := t.TempDir()
+	outcomes, models, pool := filepath.Join(dir, "outcomes.csv"), filepath.Join(dir, "models.csv"), filepath.Join(dir, "pool")
+	writeFile(t, outcomes, "id,split,question,model,score,cost_usd\n"+
+		"a,train,q one,small,1,0.001\na,train,q one,big,1,0.01\n"+
+		"b,test,q two,small,0,0.001\nb,test,q two,big,1,0.01\n")
+	writeFile(t, models, "name,input_price,output_price\nsmall,0.1,0.1\nbig,,\n")
+	if code, _, stderr := runSub(t, newEvalCommand, "", "convert", "--outcomes", outcomes, "--candidates", models, "--out", pool); code != 0 {
+		t.Fatalf("convert: %s", stderr)
+	}
+	data, err := os.ReadFile(filepath.Join(pool, "candidates.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var cands []map[string]any
+	if err := json.Unmarshal(data, &cands); err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range cands {
+		if _, priced := c["input_price"]; priced == (c["name"] == "big") {
+			t.Fatalf("candidates.json: %s", data)
+		}
+	}
+	code, stdout, stderr := runSub(t, newEvalCommand, "", "--replay", pool, "--policy", "fixed:big")
+	if code != 0 || !strings.Contains(stdout, "10.0000") {
+		t.Fatalf("replay: exit %d\n%s%s", code, stdout, stderr)
 	}
 }
