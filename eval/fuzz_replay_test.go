@@ -44,6 +44,7 @@ func FuzzParseCandidates(f *testing.F) {
 	f.Add([]byte(`[{"name":"a","input_price":1,"output_price":2,"size":"","context":8192}]`))
 	f.Add([]byte(`[{"name":"a","input_price":1,"output_price":2,"size":"7x8B"}]`))
 	f.Add([]byte(`{"a":{"size":"-3B","input_price":1}}`))
+	f.Add([]byte(`[{"name":"a","size":"70B"}]`))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		models, err := ParseCandidates("c.json", data)
 		if err != nil {
@@ -54,7 +55,8 @@ func FuzzParseCandidates(f *testing.F) {
 		}
 		seen := map[string]bool{}
 		for _, m := range models {
-			if m.Name == "" || seen[m.Name] || !(m.PriceIn >= 0) || !(m.PriceOut >= 0) || m.SizeB < 0 || math.IsNaN(m.SizeB) || m.Context < 0 {
+			if m.Name == "" || seen[m.Name] || !(m.PriceIn >= 0) || !(m.PriceOut >= 0) || m.SizeB < 0 || math.IsNaN(m.SizeB) || m.Context < 0 ||
+				(m.Unpriced && (m.PriceIn != 0 || m.PriceOut != 0)) {
 				t.Fatalf("bad candidate accepted: %+v", m)
 			}
 			seen[m.Name] = true
