@@ -11,8 +11,8 @@ import (
 // differ by task far more than the prompt's length says.
 //
 // Cost is learnt as a unit per answer: the recorded cost over the decision
-// proxy (decisionProxyUSD), or the recorded cost itself for a model whose
-// proxy is 0. A question's unit is the similarity-weighted mean of its
+// proxy (decisionProxyUSD), or the recorded cost itself for a model
+// without prices (isFree). A question's unit is the similarity-weighted mean of its
 // nearest train questions' units, shrunk toward the model's own train-wide
 // unit by NearShrink of similarity; latency likewise.
 type nearEstimates struct {
@@ -25,7 +25,8 @@ type nearEstimates struct {
 }
 
 // nearUnits are one question's estimated units per model; a model absent
-// has no neighbour that recorded it, and takes its per-model estimate.
+// has no record on train at all, and takes the per-model estimate (the
+// proxy).
 type nearUnits struct {
 	cost    map[string]float64
 	latency map[string]float64
@@ -105,7 +106,7 @@ func shrunkMean(nbs []policies.Neighbour, prior float64, value func(int) (float6
 }
 
 // costUnitOf is row's recorded cost of m as a unit: over the decision
-// proxy, or as it is when the proxy is 0. ok is false when none is
+// proxy, or as it is for a model without prices. ok is false when none is
 // recorded.
 func costUnitOf(m ReplayModel, row ReplayRow) (float64, bool) {
 	c, src := AnswerCostUSD(m, row)
