@@ -20,7 +20,7 @@ import (
 // names its one JSON line per check carries (mcp/testdata/interop).
 var interopChecks = []string{
 	"apps_ui", "list", "call", "progress", "cancel", "resources", "prompts", "completion",
-	"sampling", "elicitation", "roots", "ping", "setLevel", "list_changed",
+	"sampling", "elicitation", "task_tool", "roots", "ping", "setLevel", "list_changed",
 }
 
 // matrixGap is a check a client cannot pass through toolhub, with why. The

@@ -26,6 +26,7 @@ func (s *state) checks() []check {
 		{"completion", s.completion},
 		{"sampling", s.callContaining("everything__trigger-sampling-request", map[string]any{"prompt": "say something", "maxTokens": 5}, sampled)},
 		{"elicitation", s.callContaining("everything__trigger-elicitation-request", map[string]any{}, elicited)},
+		{"task_tool", s.callContaining("everything__simulate-research-query", map[string]any{"topic": "python", "ambiguous": true}, research)},
 		{"roots", s.callContaining("everything__get-roots-list", map[string]any{}, rootURI)},
 		{"ping", func(ctx context.Context) (string, error) { return "pong", s.cs.Ping(ctx, nil) }},
 		{"setLevel", func(ctx context.Context) (string, error) {

@@ -13,6 +13,7 @@
 package main
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -29,9 +30,12 @@ import (
 )
 
 const (
-	rootURI      = "file:///interop/root"
-	sampled      = "interop-sampled-text"
-	elicited     = "interop-elicited-name"
+	rootURI  = "file:///interop/root"
+	sampled  = "interop-sampled-text"
+	elicited = "interop-elicited-name"
+	// research is what server-everything's task-only research tool reports
+	// once the client has picked the interpretation elicitAnswer gives.
+	research     = "# Research Report: python (snake)"
 	checkTimeout = 45 * time.Second
 )
 
@@ -55,8 +59,8 @@ func run(args []string) error {
 		CreateMessageHandler: func(context.Context, *sdk.CreateMessageRequest) (*sdk.CreateMessageResult, error) {
 			return &sdk.CreateMessageResult{Model: "interop-model", Role: "assistant", Content: &sdk.TextContent{Text: sampled}}, nil
 		},
-		ElicitationHandler: func(context.Context, *sdk.ElicitRequest) (*sdk.ElicitResult, error) {
-			return &sdk.ElicitResult{Action: "accept", Content: map[string]any{"name": elicited}}, nil
+		ElicitationHandler: func(_ context.Context, req *sdk.ElicitRequest) (*sdk.ElicitResult, error) {
+			return &sdk.ElicitResult{Action: "accept", Content: elicitAnswer(req.Params.RequestedSchema)}, nil
 		},
 		ProgressNotificationHandler: func(_ context.Context, req *sdk.ProgressNotificationClientRequest) {
 			s.sawProgress(req.Params.ProgressToken)
@@ -173,4 +177,13 @@ func (s *state) callContaining(name string, args map[string]any, want string) fu
 		}
 		return fmt.Sprintf("%s came back", want), nil
 	}
+}
+
+// elicitAnswer fills the form a server asks for: the research tool's
+// interpretation, else a name.
+func elicitAnswer(schema any) map[string]any {
+	if b, err := json.Marshal(schema); err == nil && bytes.Contains(b, []byte(`"interpretation"`)) {
+		return map[string]any{"interpretation": "snake"}
+	}
+	return map[string]any{"name": elicited}
 }

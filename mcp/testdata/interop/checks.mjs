@@ -16,7 +16,13 @@ export function sampleAnswer() {
   return { model: "interop-model", role: "assistant", content: { type: "text", text: SAMPLED } };
 }
 
-export function elicitAnswer() {
+// RESEARCH is what server-everything's task-only research tool reports
+// once the client has picked the interpretation elicitAnswer gives.
+export const RESEARCH = "# Research Report: python (snake)";
+
+export function elicitAnswer(request) {
+  const schema = request?.params?.requestedSchema ?? {};
+  if (schema.properties?.interpretation) return { action: "accept", content: { interpretation: "snake" } };
   return { action: "accept", content: { name: ELICITED } };
 }
 
@@ -146,6 +152,13 @@ export async function runChecks(sdk) {
       const res = await sdk.call("everything__trigger-elicitation-request", {});
       expect(!res.isError && text(res).includes(ELICITED), `elicitation tool answered ${JSON.stringify(res)}`);
       return "the client's elicited answer came back";
+    }],
+    // A tool server-everything runs only as a task, which asks the client
+    // on the way: toolhub runs it as a task on the server.
+    ["task_tool", async () => {
+      const res = await sdk.call("everything__simulate-research-query", { topic: "python", ambiguous: true });
+      expect(!res.isError && text(res).includes(RESEARCH), `task-only tool answered ${JSON.stringify(res)}`);
+      return "the task-only tool answered with the client's choice";
     }],
     ["roots", async () => {
       const res = await sdk.call("everything__get-roots-list", {});

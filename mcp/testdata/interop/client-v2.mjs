@@ -11,7 +11,7 @@ const client = new Client({ name: "interop-client-v2", version: "2" }, {
   versionNegotiation: { mode: { pin: "2026-07-28" } },
 });
 client.setRequestHandler("sampling/createMessage", async () => sampleAnswer());
-client.setRequestHandler("elicitation/create", async () => elicitAnswer());
+client.setRequestHandler("elicitation/create", async (request) => elicitAnswer(request));
 client.setRequestHandler("roots/list", async () => rootsAnswer());
 
 const transport = target.transport === "stdio"

@@ -14,7 +14,7 @@ const target = parseArgs(process.argv.slice(2));
 const client = new Client({ name: "interop-sdk-v1", version: "1" },
   { capabilities: { sampling: {}, elicitation: {}, roots: { listChanged: true } } });
 client.setRequestHandler(CreateMessageRequestSchema, async () => sampleAnswer());
-client.setRequestHandler(ElicitRequestSchema, async () => elicitAnswer());
+client.setRequestHandler(ElicitRequestSchema, async (request) => elicitAnswer(request));
 client.setRequestHandler(ListRootsRequestSchema, async () => rootsAnswer());
 
 const transport = target.transport === "stdio"
