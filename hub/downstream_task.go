@@ -24,8 +24,8 @@ import (
 // its task.
 const taskCancelWait = 5 * time.Second
 
-// errNoTaskCreated is a task-augmented tools/call answered with neither a
-// task nor a result.
+// errNoTaskCreated is a task-augmented tools/call answered without a task
+// (with the tool's result, when the server ran it at once).
 var errNoTaskCreated = errors.New("the answer holds no task")
 
 // taskRequired is whether a listed tool runs only as a task.
