@@ -75,7 +75,7 @@ func (d *downstream) answerServerRequest(ctx context.Context, method string, par
 		defer stop()
 	}
 	d.log.Debug("forwarding a server request to the client", "method", method)
-	return askClient(ctx, client, method, params)
+	return askClient(ctx, client, method, withoutRelatedTask(params))
 }
 
 // requester finds the client a server's request goes to: a client's own

@@ -192,9 +192,10 @@ func cancelTask(ctx context.Context, conn *connection, id string) {
 	_, _ = conn.request(cctx, "tasks/cancel", map[string]string{"taskId": id})
 }
 
-// withoutRelatedTask drops the related-task key the server stamps on a
-// task's result: the client asked for no task, so it names nothing the
-// client knows.
+// withoutRelatedTask drops the related-task key a server stamps on a
+// task's result and on the requests the task sends the client: the tasks a
+// server runs for the hub are the hub's own (toolhub's own tasks name
+// theirs in mcp/client.go), so the key names nothing the client knows.
 func withoutRelatedTask(result json.RawMessage) json.RawMessage {
 	var fields map[string]json.RawMessage
 	if json.Unmarshal(result, &fields) != nil || fields["_meta"] == nil {

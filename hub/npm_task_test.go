@@ -27,8 +27,13 @@ func checkTaskOnlyTool(t *testing.T, d *runningDownstream) {
 		if !strings.Contains(text, "# Research Report: tides") || !strings.Contains(text, "User accepted without selection") {
 			t.Fatalf("answer %s", raw)
 		}
-		if !slices.ContainsFunc(client.requests(), func(r string) bool { return strings.HasPrefix(r, "elicitation/create") }) {
-			t.Fatalf("the client was never asked; it was asked %q", client.requests())
+		asked := client.requests()
+		i := slices.IndexFunc(asked, func(r string) bool { return strings.HasPrefix(r, "elicitation/create") })
+		if i < 0 {
+			t.Fatalf("the client was never asked; it was asked %q", asked)
+		}
+		if strings.Contains(asked[i], "related-task") {
+			t.Fatalf("the question names the server's task, which the client never saw: %s", asked[i])
 		}
 	})
 	t.Run("a call that ends cancels its task", func(t *testing.T) {
