@@ -40,9 +40,9 @@ func TestModelRowsShowTheirHealth(t *testing.T) {
 		state   string
 		problem string
 	}{
-		{"ready", func(t *testing.T) llm.ModelEndpoint { return scripted(t, false, false) }, ui.HealthOK, "orchestrator, ready", ""},
-		{"loading", func(t *testing.T) llm.ModelEndpoint { return scripted(t, true, false) }, ui.HealthBusy, "orchestrator, loading the model", ""},
-		{"down", func(t *testing.T) llm.ModelEndpoint { return scripted(t, false, true) }, ui.HealthFailed, "orchestrator, unreachable", "Nothing answers at"},
+		{"ready", func(t *testing.T) llm.ModelEndpoint { return scripted(t, false) }, ui.HealthOK, "orchestrator, ready", ""},
+		{"loading", func(t *testing.T) llm.ModelEndpoint { return scripted(t, true) }, ui.HealthBusy, "orchestrator, loading the model", ""},
+		{"down", func(*testing.T) llm.ModelEndpoint { return unreachable() }, ui.HealthFailed, "orchestrator, unreachable", "Nothing answers at"},
 		{"key sent", func(t *testing.T) llm.ModelEndpoint {
 			return llm.ModelEndpoint{Name: "orch", BaseURL: keyedModels(t, "sesame"), ModelID: "m", APIKeyEnv: "TOOLHUB_TEST_MODEL_KEY"}
 		}, ui.HealthOK, "orchestrator, ready", ""},
@@ -81,14 +81,18 @@ func TestModelRowsShowTheirHealth(t *testing.T) {
 	}
 }
 
-func scripted(t *testing.T, loading, closed bool) llm.ModelEndpoint {
+func scripted(t *testing.T, loading bool) llm.ModelEndpoint {
 	s := scriptedmodel.New()
 	t.Cleanup(s.Close)
 	s.SetLoading(loading)
-	if closed {
-		s.Close()
-	}
 	return llm.ModelEndpoint{Name: "orch", BaseURL: s.URL() + "/v1", ModelID: "m", Locality: hub.LocalityRemote}
+}
+
+// unreachable is an endpoint nothing answers: port 9 (discard), where no
+// server of these tests listens. A server's port just closed would not do:
+// another test's server, started meanwhile, may be given it and answer.
+func unreachable() llm.ModelEndpoint {
+	return llm.ModelEndpoint{Name: "orch", BaseURL: "http://127.0.0.1:9/v1", ModelID: "m", Locality: hub.LocalityRemote}
 }
 
 // In the window, the orchestrator's row is amber while its server loads
