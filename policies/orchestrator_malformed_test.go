@@ -69,9 +69,9 @@ func TestResearchMalformedRepliesAreObservations(t *testing.T) {
 func TestUnreachableOrchestratorUsesFallbackOnce(t *testing.T) {
 	var searches recorder
 	h := startHub(t, docsServer(&searches, "The answer is 7."))
-	dead := scripted(t)
-	deadURL := dead.URL() + "/v1"
-	dead.Close()
+	// Port 9 (discard): nothing of the tests listens there. A server's
+	// port just closed could be given to the expert started next.
+	deadURL := "http://127.0.0.1:9/v1"
 	expert := scripted(t, scriptedmodel.RawTextReply(`\boxed{7}`))
 	eps, _ := newEpisodes(t, h, "orch", orchestratorEndpoint(deadURL), expertEndpoint(expert.URL()+"/v1", policies.RoleAnswer))
 	run, err := eps.Run(context.Background(), conductor.Task{Text: "what number?"}, &policies.Orchestrator{})
