@@ -96,7 +96,8 @@ func measureEstimates(models []ReplayModel, row ReplayRow, e *answerEstimates, u
 }
 
 // bestK is the neighbour count of least error, and its index; 0 unless it
-// beats one figure per model (errs[0]) by nearGain.
+// beats one figure per model (errs[0]) by nearGain of its error and by
+// nearFloor.
 func bestK(ks []int, errs []meanAbs) (int, int) {
 	best := 0
 	for i := 1; i < len(ks); i++ {
