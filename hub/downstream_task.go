@@ -1,6 +1,7 @@
 package hub
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -19,6 +20,9 @@ import (
 // which the server answers once the task has ended (sending, on the way,
 // whatever it has queued for the client, elicitations included, which are
 // answered as during any call). A call that ends first cancels the task.
+
+// relatedTaskKey is the related-task key as it appears in a message.
+var relatedTaskKey = []byte(`"` + mcpgo.RelatedTaskMetaKey + `"`)
 
 // taskCancelWait bounds the tasks/cancel sent for a call that ended before
 // its task.
@@ -197,6 +201,9 @@ func cancelTask(ctx context.Context, conn *connection, id string) {
 // server runs for the hub are the hub's own (toolhub's own tasks name
 // theirs in mcp/client.go), so the key names nothing the client knows.
 func withoutRelatedTask(result json.RawMessage) json.RawMessage {
+	if !bytes.Contains(result, relatedTaskKey) {
+		return result // most messages: nothing to decode
+	}
 	var fields map[string]json.RawMessage
 	if json.Unmarshal(result, &fields) != nil || fields["_meta"] == nil {
 		return result
