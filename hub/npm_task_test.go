@@ -64,20 +64,13 @@ func checkTaskOnlyTool(t *testing.T, d *runningDownstream) {
 // taskIn is the id of a task of d's server in status, or "".
 func taskIn(t *testing.T, d *runningDownstream, status string) string {
 	t.Helper()
-	conn, _ := d.currentConn()
-	raw, err := conn.request(t.Context(), "tasks/list", nil)
-	if err != nil {
-		t.Fatalf("tasks/list: %v", err)
-	}
 	var list struct {
 		Tasks []struct {
 			TaskID string `json:"taskId"`
 			Status string `json:"status"`
 		} `json:"tasks"`
 	}
-	if err := json.Unmarshal(raw, &list); err != nil {
-		t.Fatalf("tasks/list %s: %v", raw, err)
-	}
+	requestInto(t, d, "tasks/list", nil, &list)
 	for _, task := range list.Tasks {
 		if task.Status == status {
 			return task.TaskID
@@ -89,16 +82,22 @@ func taskIn(t *testing.T, d *runningDownstream, status string) string {
 // taskStatus is a task's status, as tasks/get has it.
 func taskStatus(t *testing.T, d *runningDownstream, id string) string {
 	t.Helper()
-	conn, _ := d.currentConn()
-	raw, err := conn.request(t.Context(), "tasks/get", map[string]string{"taskId": id})
-	if err != nil {
-		t.Fatalf("tasks/get: %v", err)
-	}
 	var task struct {
 		Status string `json:"status"`
 	}
-	if err := json.Unmarshal(raw, &task); err != nil {
-		t.Fatalf("tasks/get %s: %v", raw, err)
-	}
+	requestInto(t, d, "tasks/get", map[string]string{"taskId": id}, &task)
 	return task.Status
+}
+
+// requestInto sends d's server a request and decodes its result into out.
+func requestInto(t *testing.T, d *runningDownstream, method string, params, out any) {
+	t.Helper()
+	conn, _ := d.currentConn()
+	raw, err := conn.request(t.Context(), method, params)
+	if err != nil {
+		t.Fatalf("%s: %v", method, err)
+	}
+	if err := json.Unmarshal(raw, out); err != nil {
+		t.Fatalf("%s %s: %v", method, raw, err)
+	}
 }
