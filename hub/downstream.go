@@ -116,6 +116,9 @@ type downstream struct {
 	// taskOnly are the tools that run only as tasks (downstream_task.go),
 	// read on every call without the lock; nil when none does.
 	taskOnly atomic.Pointer[map[string]bool]
+	// tasksNeedLegacy is set once the server turned out to run its
+	// task-only tools only in 2025-11-25: it is connected so from then on.
+	tasksNeedLegacy atomic.Bool
 	// toldToPin is set once the log said that the server asks with the
 	// older protocol's requests on a 2026-07-28 connection.
 	toldToPin atomic.Bool

@@ -19,14 +19,37 @@ const sseResponseTimeout = 24 * time.Hour
 
 // connect opens a connection, performs the handshake and lists the tools,
 // all within ConnectTimeout. On failure the half-open connection is returned
-// too, for the caller to close.
+// too, for the caller to close. A server whose task-only tools can run
+// only in 2025-11-25 (downstream_task.go) is spoken to in that revision.
 func (d *downstream) connect(ctx context.Context) (*connection, []RawTool, error) {
+	conn, tools, err := d.connectIn(ctx, d.probesModern() && !d.tasksNeedLegacy.Load())
+	if err != nil || !conn.era.modern || !legacyTasksOnly(conn, tools) {
+		return conn, tools, err
+	}
+	legacy, legacyTools, err := d.connectIn(ctx, false)
+	if err != nil {
+		legacy.close(d.opts.StopGrace)
+		d.log.Warn("the server's task-only tools run only as tasks of protocol 2025-11-25, and speaking it failed; they will fail",
+			"server", d.spec.Name, "err", err)
+		return conn, tools, nil
+	}
+	if !d.tasksNeedLegacy.Swap(true) {
+		d.log.Info("the server's task-only tools run only as tasks of protocol 2025-11-25; speaking that to it", "server", d.spec.Name)
+	}
+	conn.close(d.opts.StopGrace)
+	return legacy, legacyTools, nil
+}
+
+// connectIn is connect in 2026-07-28 when modern (falling back to the
+// initialize handshake when the server has not that revision), else in
+// 2025-11-25.
+func (d *downstream) connectIn(ctx context.Context, modern bool) (*connection, []RawTool, error) {
 	conn := newConnection(d.spec.Name, d.opts.MaxResultBytes)
-	if err := d.openTransport(conn); err != nil {
+	if err := d.openTransport(conn, modern); err != nil {
 		return conn, nil, err
 	}
 	opts := []mcpclient.ClientOption{mcpclient.WithClientCapabilities(d.downstreamClientCapabilities())}
-	if !d.probesModern() {
+	if !modern {
 		opts = append(opts, mcpclient.WithProtocolVersion(mcpgo.LATEST_LEGACY_PROTOCOL_VERSION))
 	}
 	conn.client = mcpclient.NewClient(conn.raw, opts...)
@@ -48,7 +71,7 @@ func (d *downstream) connect(ctx context.Context) (*connection, []RawTool, error
 	hctx, cancel := context.WithTimeout(ctx, d.opts.ConnectTimeout)
 	defer cancel()
 	hctx = withResponseLimit(hctx, &responseLimit{max: d.opts.MaxResultBytes})
-	if _, err := conn.client.Initialize(hctx, d.initializeRequest()); err != nil {
+	if _, err := conn.client.Initialize(hctx, d.initializeRequest(modern)); err != nil {
 		return conn, nil, d.handshakeError(conn, "initialize", err)
 	}
 	conn.era = d.negotiatedEra(conn)
@@ -67,18 +90,18 @@ func (d *downstream) connect(ctx context.Context) (*connection, []RawTool, error
 	return conn, tools, nil
 }
 
-func (d *downstream) initializeRequest() mcpgo.InitializeRequest {
+func (d *downstream) initializeRequest(modern bool) mcpgo.InitializeRequest {
 	var req mcpgo.InitializeRequest
-	if !d.probesModern() {
+	if !modern {
 		req.Params.ProtocolVersion = mcpgo.LATEST_LEGACY_PROTOCOL_VERSION
 	}
 	req.Params.ClientInfo = d.opts.ClientInfo
 	return req
 }
 
-// openTransport builds the transport for the spec; for stdio it spawns the
-// child first.
-func (d *downstream) openTransport(conn *connection) error {
+// openTransport builds the transport for the spec, able to speak
+// 2026-07-28 when modern; for stdio it spawns the child first.
+func (d *downstream) openTransport(conn *connection, modern bool) error {
 	switch d.spec.Transport {
 	case TransportStdio, "":
 		return d.openStdio(conn)
@@ -93,7 +116,7 @@ func (d *downstream) openTransport(conn *connection) error {
 			return fmt.Errorf("http transport: %w", err)
 		}
 		conn.raw, conn.routingHeaders = t, true
-		if d.probesModern() {
+		if modern {
 			conn.raw = eitherEraHTTP{t}
 		}
 	case TransportSSE:

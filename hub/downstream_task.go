@@ -64,12 +64,32 @@ func taskTools(tools []RawTool) *map[string]bool {
 // requires it and the server, on a 2025-11-25 connection, says it takes
 // tools/call as a task.
 func runsAsTask(conn *connection, required bool) bool {
-	if !required || conn.era.modern || conn.client == nil {
+	return required && !conn.era.modern && conn.client != nil && takesTaskCalls(conn.client.GetServerCapabilities())
+}
+
+// takesTaskCalls is whether capabilities say tools/call runs as a task of
+// 2025-11-25.
+func takesTaskCalls(caps mcpgo.ServerCapabilities) bool {
+	t := caps.Tasks
+	return t != nil && t.Requests != nil && t.Requests.Tools != nil && t.Requests.Tools.Call != nil
+}
+
+// legacyTasksOnly is whether a 2026-07-28 connection lists task-only tools
+// that it cannot run: the server takes tools/call as a task of 2025-11-25
+// (an mcp-go server says so in both revisions) but offers no Tasks
+// extension, and in 2026-07-28 nothing reads such a task's result (mcp-go
+// refuses tasks/result there). Such a server is spoken to in 2025-11-25.
+func legacyTasksOnly(conn *connection, tools []RawTool) bool {
+	if conn.client == nil || taskTools(tools) == nil {
 		return false
 	}
-	caps := conn.client.GetServerCapabilities().Tasks
-	return caps != nil && caps.Requests != nil && caps.Requests.Tools != nil && caps.Requests.Tools.Call != nil
+	caps := conn.client.GetServerCapabilities()
+	_, extension := caps.Extensions[mcpTasksExtension]
+	return takesTaskCalls(caps) && !extension
 }
+
+// mcpTasksExtension is the id of the Tasks extension of 2026-07-28.
+const mcpTasksExtension = "io.modelcontextprotocol/tasks"
 
 // taskCallRequest is a tools/call asking to run as a task.
 type taskCallRequest struct {

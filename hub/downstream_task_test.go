@@ -15,12 +15,61 @@ import (
 // tool runs only as a task: mcp-go refuses it a plain tools/call.
 func taskOnlyServer(t *testing.T, handler mcpserver.ToolHandlerFunc) *Hub {
 	t.Helper()
-	srv := mcpserver.NewMCPServer("tasks", "1", mcpserver.WithTaskCapabilities(true, true, true))
-	srv.AddTool(mcpgo.NewTool("research", mcpgo.WithString("topic"), mcpgo.WithTaskSupport(mcpgo.TaskSupportRequired)), handler)
+	return taskServer(t, ProtocolLegacy, mcpgo.TaskSupportRequired, handler)
+}
+
+// taskServer is a hub with one mcp-go server over HTTP, spoken to in era,
+// whose tool "research" has the given task support.
+func taskServer(t *testing.T, era Protocol, support mcpgo.TaskSupport, handler mcpserver.ToolHandlerFunc,
+	opts ...mcpserver.ServerOption) *Hub {
+	t.Helper()
+	opts = append(opts, mcpserver.WithTaskCapabilities(true, true, true))
+	srv := mcpserver.NewMCPServer("tasks", "1", opts...)
+	srv.AddTool(mcpgo.NewTool("research", mcpgo.WithString("topic"), mcpgo.WithTaskSupport(support)), handler)
 	ts := httptest.NewServer(mcpserver.NewStreamableHTTPServer(srv))
 	t.Cleanup(ts.Close)
 	return startHub(t, ServerSpec{Name: "tasks", Transport: TransportHTTP, URL: ts.URL + "/mcp",
-		Locality: LocalityLocal, Protocol: ProtocolLegacy})
+		Locality: LocalityLocal, Protocol: era})
+}
+
+// An mcp-go server keeps the Tasks of 2025-11-25 in 2026-07-28 too, where
+// nothing reads a task's result: one with task-only tools is spoken to in
+// 2025-11-25, and no other.
+func TestTaskServersEra(t *testing.T) {
+	report := func(_ context.Context, req mcpgo.CallToolRequest) (*mcpgo.CallToolResult, error) {
+		return mcpgo.NewToolResultText("report on " + req.GetString("topic", "")), nil
+	}
+	cases := []struct {
+		name    string
+		support mcpgo.TaskSupport
+		opts    []mcpserver.ServerOption
+		want    string
+	}{
+		{"a task-only tool", mcpgo.TaskSupportRequired, nil, mcpgo.LATEST_LEGACY_PROTOCOL_VERSION},
+		{"a tool that may run as a task", mcpgo.TaskSupportOptional, nil, mcpgo.ProtocolVersion20260728},
+		{"a task-only tool and the Tasks extension", mcpgo.TaskSupportRequired,
+			[]mcpserver.ServerOption{mcpserver.WithExtensions(map[string]any{mcpTasksExtension: map[string]any{}})},
+			mcpgo.ProtocolVersion20260728},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			h := taskServer(t, "", tc.support, report, tc.opts...)
+			conn, _ := supervisor(t, h, "tasks").currentConn()
+			if conn == nil {
+				t.Fatalf("no connection; servers %+v", h.Servers())
+			}
+			if conn.era.version != tc.want {
+				t.Fatalf("negotiated %q, want %q", conn.era.version, tc.want)
+			}
+			if tc.support == mcpgo.TaskSupportRequired && tc.want == mcpgo.ProtocolVersion20260728 {
+				return // mcp-go serves no Tasks extension: the call would fail
+			}
+			res, err := h.Call(t.Context(), "tasks__research", json.RawMessage(`{"topic":"tides"}`), CallOptions{})
+			if err != nil || res.IsError || resultText(t, res.Raw) != "report on tides" {
+				t.Fatalf("call: %v %s", err, res.Raw)
+			}
+		})
+	}
 }
 
 func TestTaskOnlyToolAnswersAPlainCall(t *testing.T) {
