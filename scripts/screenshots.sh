@@ -116,12 +116,11 @@ JSON
 
 export XDG_CONFIG_HOME=$demo/config XDG_DATA_HOME=$demo/data HOME=$demo/home LANG=en_US.UTF-8 LC_ALL=
 mkdir -p "$XDG_CONFIG_HOME" "$XDG_DATA_HOME" "$HOME"
-th() { "$demo/bin/toolhub" --config "$demo/toolhub.json" "$@"; }
 
 echo "screenshots: indexing the demo notes and storing runs" >&2
-th index add "$demo/docs" >/dev/null
+timeout -k 5 300 "$demo/bin/toolhub" --config "$demo/toolhub.json" index add "$demo/docs" >/dev/null
 for task in "When is the Q3 launch?" "What must finish before the launch?" "Summarise the launch risks"; do
-	th run --mode tools "$task" >/dev/null 2>>"$demo/runs.log" || true
+	timeout -k 5 300 "$demo/bin/toolhub" --config "$demo/toolhub.json" run --mode tools "$task" >/dev/null 2>>"$demo/runs.log" || true
 done
 
 # shot NAME TAB [ARGS...] renders the desktop showing TAB into NAME.png.
@@ -137,6 +136,13 @@ shot() {
 		sleep "$6"
 		/usr/bin/import -window root "$7"
 		kill "$app"
+		for _ in $(seq 1 120); do kill -0 "$app" 2>/dev/null || break; sleep 0.5; done
+		if kill -0 "$app" 2>/dev/null; then
+			echo "screenshots: toolhub-desktop did not exit within 60 s of SIGTERM; the end of its log:" >&2
+			tail -n 40 "$8" >&2
+			kill -9 "$app"
+			exit 1
+		fi
 		wait "$app" || true
 	' "$demo/bin/toolhub-desktop" "$demo/toolhub.json" "$port" "$tab" "$w" "$h" "$settle" \
 		"$out/$name.png" "$demo/$name.log" "$@"

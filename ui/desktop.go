@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"sync"
 	"time"
 
 	"fyne.io/fyne/v2"
@@ -48,6 +49,9 @@ type Desktop struct {
 	backend   Backend
 	bridge    *bridge
 	keepItems []*fyne.MenuItem // the menu items showing KeepRunning
+
+	quitOnce sync.Once
+	quitting chan struct{} // closed once the app is asked to quit
 }
 
 // New builds the window over b. Nothing is loaded until Start.
@@ -58,7 +62,8 @@ func New(a fyne.App, b Backend, opts Options) *Desktop {
 	if opts.Title == "" {
 		opts.Title = "toolhub"
 	}
-	d := &Desktop{App: a, opts: opts, backend: b, bridge: newBridge(opts.Post, opts.CallTimeout)}
+	d := &Desktop{App: a, opts: opts, backend: b, bridge: newBridge(opts.Post, opts.CallTimeout),
+		quitting: make(chan struct{})}
 	d.Window = a.NewWindow(opts.Title)
 	d.Header = newHeader(a, b, d.bridge)
 	d.Prefs = newPreferencesTab(b, d.bridge, d.Header.setPrivacy)
@@ -135,11 +140,17 @@ func (d *Desktop) Reveal() {
 }
 
 // Quit stops the desktop and the app; safe from any goroutine.
-func (d *Desktop) Quit() {
-	d.bridge.onUI(func() {
-		d.Stop()
-		d.App.Quit()
-	})
+func (d *Desktop) Quit() { d.bridge.onUI(d.quit) }
+
+// Quitting is closed once the app has been asked to quit (from the window,
+// the tray or Quit): the app's run loop should end soon after.
+func (d *Desktop) Quitting() <-chan struct{} { return d.quitting }
+
+// quit stops the desktop and asks the app to quit; on the UI goroutine.
+func (d *Desktop) quit() {
+	d.Stop()
+	d.quitOnce.Do(func() { close(d.quitting) })
+	d.App.Quit()
 }
 
 // Stop cancels backend calls and polling.
@@ -152,6 +163,5 @@ func (d *Desktop) closeRequested() {
 		d.Window.Hide()
 		return
 	}
-	d.Stop()
-	d.App.Quit()
+	d.quit()
 }

@@ -20,7 +20,7 @@ func (d *Desktop) trayMenu() *fyne.Menu {
 	keep := d.keepRunningItem()
 	show := fyne.NewMenuItem("Show toolhub", func() { d.Window.Show(); d.Window.RequestFocus() })
 	runs := fyne.NewMenuItem("Runs", func() { d.Window.Show(); d.Select(TabRuns) })
-	quit := fyne.NewMenuItem("Quit", func() { d.Stop(); d.App.Quit() })
+	quit := fyne.NewMenuItem("Quit", d.quit)
 	quit.IsQuit = true
 	return fyne.NewMenu("toolhub", show, runs, fyne.NewMenuItemSeparator(), keep, quit)
 }

@@ -54,6 +54,41 @@ func TestKeepRunningIsInTheViewMenuToo(t *testing.T) {
 	}
 }
 
+// TestEveryWayToQuitSaysQuitting: the window, the tray and Quit all close
+// Quitting (the app's main watches it), and only they do.
+func TestEveryWayToQuitSaysQuitting(t *testing.T) {
+	cases := []struct {
+		name string
+		keep bool
+		act  func(h *harness)
+		want bool
+	}{
+		{"Quit", false, func(h *harness) { h.d.Quit() }, true},
+		{"closing the window", false, func(h *harness) { h.d.closeRequested() }, true},
+		{"the tray's Quit", false, func(h *harness) { h.d.trayMenu().Items[4].Action() }, true},
+		{"closing the window while kept running", true, func(h *harness) { h.d.closeRequested() }, false},
+		{"nothing", false, func(*harness) {}, false},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			h := newHarness(t, nil)
+			h.d.KeepRunning = c.keep
+			c.act(h)
+			h.q.Drain()
+			select {
+			case <-h.d.Quitting():
+				if !c.want {
+					t.Fatal("Quitting is closed")
+				}
+			default:
+				if c.want {
+					t.Fatal("Quitting is still open")
+				}
+			}
+		})
+	}
+}
+
 func TestThrottleCoalescesAndDeliversTheLast(t *testing.T) {
 	q := NewQueue()
 	b := newBridge(q.Post, time.Second)

@@ -1,12 +1,14 @@
 package desktop
 
 import (
+	"context"
 	"image"
 	"image/png"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"testing"
+	"time"
 
 	"github.com/toolhub/toolhub/internal/testenv"
 )
@@ -34,8 +36,13 @@ func TestScreenshotScriptRendersEveryTab(t *testing.T) {
 	}
 	root := testenv.RepoRoot(t)
 	out := t.TempDir()
-	cmd := exec.Command(filepath.Join(root, "scripts", "screenshots.sh"), out)
+	// a bound well under the package's test timeout, so that a hang fails
+	// here with the script's output
+	ctx, cancel := context.WithTimeout(context.Background(), 12*time.Minute)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, filepath.Join(root, "scripts", "screenshots.sh"), out)
 	cmd.Dir = root
+	cmd.WaitDelay = 10 * time.Second // Xvfb or the app may hold the output pipe
 	if msg, err := cmd.CombinedOutput(); err != nil {
 		t.Fatalf("scripts/screenshots.sh: %v\n%s", err, msg)
 	}

@@ -9,6 +9,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"time"
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/app"
@@ -84,32 +85,33 @@ func run(ctx context.Context, f flags, log *slog.Logger) error {
 	if err != nil {
 		return err
 	}
-	defer inst.Close()
+	var shut closers
+	defer shut.close()
+	shut.add(func() { inst.Close() })
 	runs := filepath.Join(data, "runs")
 	d, err := daemon.New(daemon.Options{Config: cfg, Logger: log, RunLogDir: runs,
 		OpenIndex: indexOpener(cfg.Documents, log), WatchPreferences: true, WatchConfig: true})
 	if err != nil {
 		return err
 	}
-	defer d.Close()
+	shut.add(func() { d.Close() })
 	store := d.Preferences()
 	if store == nil { // a config held only in memory: keep them in the data folder
 		if store, err = openDataPreferences(data, log); err != nil {
 			return err
 		}
-		defer store.Close()
+		shut.add(func() { store.Close() })
 	}
 	// the backend makes the daemon follow store before Start, so that under
 	// local-only no remote server is contacted
 	backend := desktop.New(desktop.Options{Daemon: d, Config: cfg, Models: models, Store: store, RunLogDir: runs, Logger: log})
-	defer backend.Close()
+	shut.add(backend.Close)
 	d.Start(ctx)
 	d.StartModelHost(ctx)
 	if !f.noHTTP {
-		stopHTTP := serveHTTP(ctx, d, f, backend, log)
-		defer stopHTTP()
+		shut.add(serveHTTP(ctx, d, f, backend, log))
 	}
-	return show(ctx, backend, f, inst)
+	return show(ctx, backend, f, inst, &shut, log)
 }
 
 // claimData makes this desktop the one running on the data folder; when
@@ -123,8 +125,9 @@ func claimData(data string) (*instance, error) {
 }
 
 // show runs the window until it is closed (or ctx ends); a later start of
-// the desktop brings it to the front.
-func show(ctx context.Context, backend *desktop.Backend, f flags, inst *instance) error {
+// the desktop brings it to the front. Should the window toolkit hang after
+// quitting, shut runs and the process exits anyway (shutdown.go).
+func show(ctx context.Context, backend *desktop.Backend, f flags, inst *instance, shut *closers, log *slog.Logger) error {
 	a := app.NewWithID("dev.toolhub.desktop")
 	w := ui.New(a, backend, ui.Options{})
 	if trayAvailable() {
@@ -154,11 +157,18 @@ func show(ctx context.Context, backend *desktop.Backend, f flags, inst *instance
 	if f.guide {
 		w.Guide.Open()
 	}
+	uiDone := make(chan struct{})
 	go func() {
-		<-ctx.Done()
-		w.Quit()
+		select {
+		case <-ctx.Done():
+			w.Quit()
+		case <-uiDone:
+		}
 	}()
+	go finishIfStuck(w.Quitting(), uiDone, func() <-chan time.Time { return time.After(uiExitGrace) },
+		func() { shut.close(); os.Exit(0) }, log)
 	w.Window.ShowAndRun()
+	close(uiDone)
 	w.Stop()
 	return nil
 }
