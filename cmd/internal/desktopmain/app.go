@@ -165,7 +165,7 @@ func show(ctx context.Context, backend *desktop.Backend, f flags, inst *instance
 		case <-uiDone:
 		}
 	}()
-	go finishIfStuck(w.Quitting(), uiDone, func() <-chan time.Time { return time.After(uiExitGrace) },
+	go finishIfStuck(ctx.Done(), w.Quitting(), uiDone, func() <-chan time.Time { return time.After(uiExitGrace) },
 		func() { shut.close(); os.Exit(0) }, log)
 	w.Window.ShowAndRun()
 	close(uiDone)

@@ -42,14 +42,17 @@ func (c *closers) close() {
 	}
 }
 
-// finishIfStuck waits until the app is asked to quit and then for its run
-// loop to end (uiDone). When timeout fires first, the loop hangs: it logs
-// so and calls finish, which shuts down and exits. It returns when the
-// loop ended or finish returned.
-func finishIfStuck(quitting, uiDone <-chan struct{}, timeout func() <-chan time.Time, finish func(), log *slog.Logger) {
+// finishIfStuck waits until the app is asked to quit (quitting) or the
+// process to stop (stop: a signal, whose quit reaches the window through
+// the toolkit's queue and may be lost in the same race), and then for its
+// run loop to end (uiDone). When timeout fires first, the loop hangs: it
+// logs so and calls finish, which shuts down and exits. It returns when
+// the loop ended or finish returned.
+func finishIfStuck(stop, quitting, uiDone <-chan struct{}, timeout func() <-chan time.Time, finish func(), log *slog.Logger) {
 	select {
 	case <-uiDone:
 		return
+	case <-stop:
 	case <-quitting:
 	}
 	select {

@@ -13,17 +13,23 @@ func TestFinishIfStuck(t *testing.T) {
 	cases := []struct {
 		name       string
 		quit       bool // the app was asked to quit
+		stop       bool // the process was told to stop
 		loopEnds   bool // its run loop ended
 		fire       bool // the grace ran out
 		wantFinish bool
 	}{
-		{"the loop ends after quitting", true, true, false, false},
-		{"the loop hangs after quitting", true, false, true, true},
-		{"the loop ends without a quit", false, true, false, false},
+		{"the loop ends after quitting", true, false, true, false, false},
+		{"the loop hangs after quitting", true, false, false, true, true},
+		{"the loop hangs after a signal whose quit was lost", false, true, false, true, true},
+		{"the loop ends after a signal", false, true, true, false, false},
+		{"the loop ends without a quit", false, false, true, false, false},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			quitting, uiDone := make(chan struct{}), make(chan struct{})
+			stop, quitting, uiDone := make(chan struct{}), make(chan struct{}), make(chan struct{})
+			if c.stop {
+				close(stop)
+			}
 			fired := make(chan time.Time, 1)
 			if c.quit {
 				close(quitting)
@@ -38,7 +44,7 @@ func TestFinishIfStuck(t *testing.T) {
 				return fired
 			}
 			finished := 0
-			finishIfStuck(quitting, uiDone, timeout, func() { finished++ }, slog.New(slog.NewTextHandler(io.Discard, nil)))
+			finishIfStuck(stop, quitting, uiDone, timeout, func() { finished++ }, slog.New(slog.NewTextHandler(io.Discard, nil)))
 			if got := finished == 1; got != c.wantFinish || finished > 1 {
 				t.Fatalf("finish ran %d times; want it to run: %v", finished, c.wantFinish)
 			}
