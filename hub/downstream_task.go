@@ -84,12 +84,13 @@ func legacyTasksOnly(conn *connection, tools []RawTool) bool {
 		return false
 	}
 	caps := conn.client.GetServerCapabilities()
-	_, extension := caps.Extensions[mcpTasksExtension]
+	_, extension := caps.Extensions[TasksExtension]
 	return takesTaskCalls(caps) && !extension
 }
 
-// mcpTasksExtension is the id of the Tasks extension of 2026-07-28.
-const mcpTasksExtension = "io.modelcontextprotocol/tasks"
+// TasksExtension is the id of the Tasks extension of 2026-07-28, in
+// capabilities and _meta; the one place it is spelled.
+const TasksExtension = "io.modelcontextprotocol/tasks"
 
 // taskCallRequest is a tools/call asking to run as a task.
 type taskCallRequest struct {

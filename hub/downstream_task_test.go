@@ -48,7 +48,7 @@ func TestTaskServersEra(t *testing.T) {
 		{"a task-only tool", mcpgo.TaskSupportRequired, nil, mcpgo.LATEST_LEGACY_PROTOCOL_VERSION},
 		{"a tool that may run as a task", mcpgo.TaskSupportOptional, nil, mcpgo.ProtocolVersion20260728},
 		{"a task-only tool and the Tasks extension", mcpgo.TaskSupportRequired,
-			[]mcpserver.ServerOption{mcpserver.WithExtensions(map[string]any{mcpTasksExtension: map[string]any{}})},
+			[]mcpserver.ServerOption{mcpserver.WithExtensions(map[string]any{TasksExtension: map[string]any{}})},
 			mcpgo.ProtocolVersion20260728},
 	}
 	for _, tc := range cases {

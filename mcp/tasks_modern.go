@@ -10,6 +10,8 @@ import (
 	"time"
 
 	mcpgo "github.com/mark3labs/mcp-go/mcp"
+
+	"github.com/toolhub/toolhub/hub"
 )
 
 // The Tasks extension of protocol 2026-07-28 ("io.modelcontextprotocol/tasks")
@@ -21,7 +23,7 @@ import (
 // and research (tasks_modern_front.go).
 
 // TasksExtension is the extension's id, in capabilities and _meta.
-const TasksExtension = "io.modelcontextprotocol/tasks"
+const TasksExtension = hub.TasksExtension
 
 // The statuses of a task, as the extension names them.
 const (
