@@ -84,7 +84,7 @@ func (d *downstream) call(ctx context.Context, tool string, args json.RawMessage
 	var err error
 	switch {
 	case conn.era.modern:
-		result, err = d.callWithInput(callCtx, conn, toolCallParams(tool, args, meta))
+		result, err = d.callWithInput(callCtx, conn, toolCallParams(tool, args, meta), taskOnly && offersTasks(conn))
 	case runsAsTask(conn, taskOnly):
 		result, err = d.callAsTask(callCtx, conn, toolCallParams(tool, args, meta), timeout)
 	default:

@@ -139,7 +139,13 @@ func (c *connection) close(grace time.Duration) {
 // result unchanged. A result over the size limit is a *ResultTooLargeError;
 // a JSON-RPC error from the server is returned wrapped.
 func (c *connection) request(ctx context.Context, method string, params any) (json.RawMessage, error) {
-	params, err := c.era.withEraMeta(params)
+	return c.requestIn(ctx, c.era, method, params)
+}
+
+// requestIn is request with the _meta of e, which is the connection's era
+// or that era declaring more (era.withTasks).
+func (c *connection) requestIn(ctx context.Context, e era, method string, params any) (json.RawMessage, error) {
+	params, err := e.withEraMeta(params)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", method, err)
 	}

@@ -30,6 +30,10 @@ type era struct {
 	version string
 	modern  bool
 	meta    map[string]any // the _meta every request of a modern connection carries
+	// taskMeta is meta with the Tasks extension declared among the
+	// capabilities, for the requests of a call run as a task
+	// (downstream_task_modern.go).
+	taskMeta map[string]any
 }
 
 // negotiatedEra reads what the handshake settled on.
@@ -38,11 +42,28 @@ func (d *downstream) negotiatedEra(conn *connection) era {
 	if !mcpgo.IsModernProtocol(v) {
 		return era{version: v}
 	}
-	return era{version: v, modern: true, meta: map[string]any{
-		mcpgo.MetaKeyProtocolVersion:    v,
-		mcpgo.MetaKeyClientInfo:         d.opts.ClientInfo,
-		mcpgo.MetaKeyClientCapabilities: d.downstreamClientCapabilities(),
-	}}
+	caps := d.downstreamClientCapabilities()
+	taskCaps := caps
+	taskCaps.Extensions = map[string]any{TasksExtension: map[string]any{}}
+	return era{version: v, modern: true,
+		meta: map[string]any{
+			mcpgo.MetaKeyProtocolVersion:    v,
+			mcpgo.MetaKeyClientInfo:         d.opts.ClientInfo,
+			mcpgo.MetaKeyClientCapabilities: caps,
+		},
+		taskMeta: map[string]any{
+			mcpgo.MetaKeyProtocolVersion:    v,
+			mcpgo.MetaKeyClientInfo:         d.opts.ClientInfo,
+			mcpgo.MetaKeyClientCapabilities: taskCaps,
+		},
+	}
+}
+
+// withTasks is the era of the requests of a call run as a task of the
+// Tasks extension: their _meta declares it.
+func (e era) withTasks() era {
+	e.meta = e.taskMeta
+	return e
 }
 
 // probesModern reports whether connecting to the server tries 2026-07-28
@@ -159,14 +180,22 @@ func (d *downstream) fulfil(ctx context.Context, requests map[string]json.RawMes
 
 // callWithInput makes a tools/call on a modern connection and, while the
 // server asks for input, fulfils it and retries with the answers and the
-// server's requestState. A failure to get the input ends the call with an
+// server's requestState. asTask declares the Tasks extension, and a task
+// the server then starts is followed to its end (followTask). A failure to get the input ends the call with an
 // isError result naming it: the server's question went unanswered, which
 // the caller sees as the tool's outcome.
-func (d *downstream) callWithInput(ctx context.Context, conn *connection, params *toolCallRequest) (json.RawMessage, error) {
+func (d *downstream) callWithInput(ctx context.Context, conn *connection, params *toolCallRequest, asTask bool) (json.RawMessage, error) {
+	e := conn.era
+	if asTask {
+		e = e.withTasks()
+	}
 	for round := 0; ; round++ {
-		result, err := conn.request(ctx, "tools/call", params)
+		result, err := conn.requestIn(ctx, e, "tools/call", params)
 		if err != nil {
 			return nil, err
+		}
+		if handle, ok := taskHandle(result); ok && asTask {
+			return d.followTask(ctx, conn, handle)
 		}
 		ir, ok := needsInput(result)
 		if !ok {

@@ -11,9 +11,10 @@ import (
 
 // Over Streamable HTTP, protocol 2026-07-28 has every request name its
 // method in an Mcp-Method header and, for tools/call, prompts/get and
-// resources/read, its target in Mcp-Name; a tool whose input schema marks
-// arguments with x-mcp-header also has those arguments mirrored in
-// Mcp-Param-* headers. Servers refuse requests whose headers are missing or
+// resources/read, its target in Mcp-Name (the Tasks extension adds
+// tasks/get, tasks/update and tasks/cancel, naming the task); a tool whose
+// input schema marks arguments with x-mcp-header also has those arguments
+// mirrored in Mcp-Param-* headers. Servers refuse requests whose headers are missing or
 // disagree with the body, so a modern HTTP connection adds them to every
 // request it sends. Other transports have no headers.
 
@@ -65,12 +66,34 @@ func (c *connection) requestHeaders(method string, params any) http.Header {
 			return nil
 		}
 		headers = mcpgo.StandardHeaders(c.era.version, mcpgo.MCPMethod(method), encoded)
+		if id, ok := namedTask(method, encoded); ok && headers != nil {
+			headers[mcpgo.HeaderName] = id
+		}
 	}
 	out := make(http.Header, len(headers))
 	for k, v := range headers {
 		out.Set(k, v)
 	}
 	return out
+}
+
+// namedTask is the task a tasks/get, tasks/update or tasks/cancel names,
+// which the Tasks extension has such a request carry in Mcp-Name too, so
+// that what routes requests can send each to the instance holding the
+// task.
+func namedTask(method string, params json.RawMessage) (string, bool) {
+	switch method {
+	case "tasks/get", "tasks/update", "tasks/cancel":
+	default:
+		return "", false
+	}
+	var ref struct {
+		TaskID string `json:"taskId"`
+	}
+	if json.Unmarshal(params, &ref) != nil || ref.TaskID == "" {
+		return "", false
+	}
+	return mcpgo.EncodeHeaderValue(ref.TaskID)
 }
 
 // callHeaders are a tools/call's headers, made without encoding the whole

@@ -17,6 +17,9 @@
 //	         learns of by list_changed
 //	touch    sends resources/updated for modern://note to every client
 //	         subscribed to it, and says to how many
+//
+// With -tasks it also offers the Tasks extension of 2026-07-28
+// (tasks.go) and has the tool "report", which runs only as such a task.
 package main
 
 import (
@@ -40,11 +43,22 @@ import (
 const growDelay = 200 * time.Millisecond
 
 func main() {
+	flags, err := parseFlags(os.Args[1:])
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "modernserver:", err)
+		os.Exit(2)
+	}
 	watchers := &watchers{}
 	hooks := &mcpserver.Hooks{}
 	hooks.AddBeforeAny(watchers.seen)
-	srv := mcpserver.NewMCPServer("modernserver", "1", mcpserver.WithToolCapabilities(true),
-		mcpserver.WithResourceCapabilities(true, true), mcpserver.WithHooks(hooks))
+	opts := []mcpserver.ServerOption{mcpserver.WithToolCapabilities(true),
+		mcpserver.WithResourceCapabilities(true, true), mcpserver.WithHooks(hooks)}
+	var tasks *taskLayer
+	if flags.tasks {
+		tasks = newTaskLayer()
+		opts = append(opts, mcpserver.WithExtensions(map[string]any{tasksExtension: map[string]any{}}))
+	}
+	srv := mcpserver.NewMCPServer("modernserver", "1", opts...)
 	srv.AddResource(mcpgo.NewResource(noteURI, "note"), func(context.Context, mcpgo.ReadResourceRequest) ([]mcpgo.ResourceContents, error) {
 		return []mcpgo.ResourceContents{mcpgo.TextResourceContents{URI: noteURI, Text: "a note"}}, nil
 	})
@@ -71,35 +85,53 @@ func main() {
 		})
 		return mcpgo.NewToolResultText("grew"), nil
 	})
-	if err := serve(srv, os.Args[1:]); err != nil {
+	if tasks != nil {
+		tasks.addTools(srv)
+	}
+	if err := serve(srv, flags, tasks); err != nil {
 		fmt.Fprintln(os.Stderr, "modernserver:", err)
 		os.Exit(1)
 	}
 }
 
+type options struct {
+	addr                      string
+	older, stateless, lenient bool
+	tasks                     bool
+}
+
+func parseFlags(args []string) (options, error) {
+	var o options
+	flags := flag.NewFlagSet("modernserver", flag.ContinueOnError)
+	flags.StringVar(&o.addr, "http", "", "serve Streamable HTTP on this address")
+	flags.BoolVar(&o.older, "older", false, "over HTTP, answer server/discover as a server of 2025-11-25 does, with method not found")
+	flags.BoolVar(&o.stateless, "stateless", false, "over HTTP, keep no sessions")
+	flags.BoolVar(&o.lenient, "lenient", false, "over HTTP, answer server/discover with an empty result, as servers that answer every unknown method so do")
+	flags.BoolVar(&o.tasks, "tasks", false, "offer the Tasks extension and the task-only tool report")
+	return o, flags.Parse(args)
+}
+
 // serve serves over stdio, or with "-http ADDR" over Streamable HTTP at
 // http://ADDR/mcp, whose URL (the port chosen when ADDR's is 0) is the
 // first line on stdout.
-func serve(srv *mcpserver.MCPServer, args []string) error {
-	flags := flag.NewFlagSet("modernserver", flag.ContinueOnError)
-	addr := flags.String("http", "", "serve Streamable HTTP on this address")
-	older := flags.Bool("older", false, "over HTTP, answer server/discover as a server of 2025-11-25 does, with method not found")
-	stateless := flags.Bool("stateless", false, "over HTTP, keep no sessions")
-	lenient := flags.Bool("lenient", false, "over HTTP, answer server/discover with an empty result, as servers that answer every unknown method so do")
-	if err := flags.Parse(args); err != nil {
-		return err
-	}
-	if *addr == "" {
+func serve(srv *mcpserver.MCPServer, o options, tasks *taskLayer) error {
+	if o.addr == "" {
+		if tasks != nil {
+			return tasks.serveStdio(srv)
+		}
 		return mcpserver.ServeStdio(srv)
 	}
-	ln, err := net.Listen("tcp", *addr)
+	ln, err := net.Listen("tcp", o.addr)
 	if err != nil {
 		return err
 	}
 	fmt.Printf("http://%s/mcp\n", ln.Addr())
-	var handler http.Handler = mcpserver.NewStreamableHTTPServer(srv, mcpserver.WithStateLess(*stateless))
-	if *older || *lenient {
-		handler = withoutDiscover(handler, *lenient)
+	var handler http.Handler = mcpserver.NewStreamableHTTPServer(srv, mcpserver.WithStateLess(o.stateless))
+	if o.older || o.lenient {
+		handler = withoutDiscover(handler, o.lenient)
+	}
+	if tasks != nil {
+		handler = tasks.wrap(handler)
 	}
 	return http.Serve(ln, handler)
 }
