@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"maps"
 
 	transport "github.com/mark3labs/mcp-go/client/transport"
 	mcpgo "github.com/mark3labs/mcp-go/mcp"
@@ -45,18 +46,14 @@ func (d *downstream) negotiatedEra(conn *connection) era {
 	caps := d.downstreamClientCapabilities()
 	taskCaps := caps
 	taskCaps.Extensions = map[string]any{TasksExtension: map[string]any{}}
-	return era{version: v, modern: true,
-		meta: map[string]any{
-			mcpgo.MetaKeyProtocolVersion:    v,
-			mcpgo.MetaKeyClientInfo:         d.opts.ClientInfo,
-			mcpgo.MetaKeyClientCapabilities: caps,
-		},
-		taskMeta: map[string]any{
-			mcpgo.MetaKeyProtocolVersion:    v,
-			mcpgo.MetaKeyClientInfo:         d.opts.ClientInfo,
-			mcpgo.MetaKeyClientCapabilities: taskCaps,
-		},
+	meta := map[string]any{
+		mcpgo.MetaKeyProtocolVersion:    v,
+		mcpgo.MetaKeyClientInfo:         d.opts.ClientInfo,
+		mcpgo.MetaKeyClientCapabilities: caps,
 	}
+	taskMeta := maps.Clone(meta)
+	taskMeta[mcpgo.MetaKeyClientCapabilities] = taskCaps
+	return era{version: v, modern: true, meta: meta, taskMeta: taskMeta}
 }
 
 // withTasks is the era of the requests of a call run as a task of the
@@ -180,10 +177,11 @@ func (d *downstream) fulfil(ctx context.Context, requests map[string]json.RawMes
 
 // callWithInput makes a tools/call on a modern connection and, while the
 // server asks for input, fulfils it and retries with the answers and the
-// server's requestState. asTask declares the Tasks extension, and a task
-// the server then starts is followed to its end (followTask). A failure to get the input ends the call with an
+// server's requestState. A failure to get the input ends the call with an
 // isError result naming it: the server's question went unanswered, which
-// the caller sees as the tool's outcome.
+// the caller sees as the tool's outcome. asTask declares the Tasks
+// extension, and a task the server then starts is followed to its end
+// (followTask).
 func (d *downstream) callWithInput(ctx context.Context, conn *connection, params *toolCallRequest, asTask bool) (json.RawMessage, error) {
 	e := conn.era
 	if asTask {
