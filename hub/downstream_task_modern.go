@@ -27,9 +27,9 @@ import (
 // the calling client as a server's requests are. A call that ends first
 // (cancelled, or past its timeout) cancels the task.
 
-// The statuses of a task of the extension.
+// The statuses of a task of the extension that the hub acts on (the
+// other, "working", is waited on).
 const (
-	taskStatusWorking       = "working"
 	taskStatusInputRequired = "input_required"
 	taskStatusCompleted     = "completed"
 	taskStatusFailed        = "failed"
@@ -63,7 +63,7 @@ type modernTaskState struct {
 	TaskID         string                     `json:"taskId"`
 	Status         string                     `json:"status"`
 	StatusMessage  string                     `json:"statusMessage"`
-	PollIntervalMs int64                      `json:"pollIntervalMs"`
+	PollIntervalMs float64                    `json:"pollIntervalMs"`
 	Result         json.RawMessage            `json:"result"`
 	Error          *mcpgo.JSONRPCErrorDetails `json:"error"`
 	InputRequests  map[string]json.RawMessage `json:"inputRequests"`
@@ -195,11 +195,12 @@ func (d *downstream) cancelModernTask(ctx context.Context, conn *connection, id 
 
 // taskPoll is the server's poll interval, bounded, or fallback when it
 // names none.
-func taskPoll(ms int64, fallback time.Duration) time.Duration {
+func taskPoll(ms float64, fallback time.Duration) time.Duration {
 	if ms <= 0 {
 		return fallback
 	}
-	return min(max(time.Duration(ms)*time.Millisecond, minTaskPoll), maxTaskPoll)
+	ms = min(ms, float64(maxTaskPoll/time.Millisecond)) // no overflow below
+	return max(time.Duration(ms*float64(time.Millisecond)), minTaskPoll)
 }
 
 // taskFailure is what a failed task says of its error.

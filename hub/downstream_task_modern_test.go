@@ -142,18 +142,20 @@ func TestTaskHandleAndPoll(t *testing.T) {
 	}
 	polls := []struct {
 		name string
-		ms   int64
+		ms   float64
 		want time.Duration
 	}{
 		{"none named", 0, defaultTaskPoll},
 		{"as named", 700, 700 * time.Millisecond},
 		{"too often", 1, minTaskPoll},
 		{"too seldom", 60_000, maxTaskPoll},
+		{"a fraction", 120.5, 120500 * time.Microsecond},
+		{"far too seldom", 1e300, maxTaskPoll},
 	}
 	for _, tc := range polls {
 		t.Run(tc.name, func(t *testing.T) {
 			if got := taskPoll(tc.ms, defaultTaskPoll); got != tc.want {
-				t.Fatalf("taskPoll(%d) = %v, want %v", tc.ms, got, tc.want)
+				t.Fatalf("taskPoll(%v) = %v, want %v", tc.ms, got, tc.want)
 			}
 		})
 	}
