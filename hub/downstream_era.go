@@ -192,8 +192,10 @@ func (d *downstream) callWithInput(ctx context.Context, conn *connection, params
 		if err != nil {
 			return nil, err
 		}
-		if handle, ok := taskHandle(result); ok && asTask {
-			return d.followTask(ctx, conn, handle)
+		if asTask { // only then is the result read for a handle
+			if handle, ok := taskHandle(result); ok {
+				return d.followTask(ctx, conn, handle)
+			}
 		}
 		ir, ok := needsInput(result)
 		if !ok {

@@ -84,8 +84,7 @@ func legacyTasksOnly(conn *connection, tools []RawTool) bool {
 		return false
 	}
 	caps := conn.client.GetServerCapabilities()
-	_, extension := caps.Extensions[TasksExtension]
-	return takesTaskCalls(caps) && !extension
+	return takesTaskCalls(caps) && !declaresTasks(caps)
 }
 
 // TasksExtension is the id of the Tasks extension of 2026-07-28, in
@@ -119,7 +118,7 @@ func (d *downstream) callAsTask(ctx context.Context, conn *connection, params *t
 	result, err := conn.request(ctx, "tasks/result", map[string]string{"taskId": id})
 	if err != nil {
 		if ctx.Err() != nil {
-			cancelTask(ctx, conn, id)
+			cancelTask(ctx, conn, conn.era, id)
 		}
 		return nil, err
 	}
@@ -157,7 +156,7 @@ func createTask(ctx context.Context, conn *connection, params *taskCallRequest) 
 		go func() {
 			a := <-answered
 			if id, err := createdTaskID(a.raw); a.err == nil && err == nil {
-				cancelTask(ctx, conn, id)
+				cancelTask(ctx, conn, conn.era, id)
 			}
 		}()
 		return nil, ctx.Err()
@@ -210,11 +209,12 @@ func isToolResult(result json.RawMessage) bool {
 }
 
 // cancelTask asks the server to stop a task whose call has ended, off the
-// call's own context.
-func cancelTask(ctx context.Context, conn *connection, id string) {
+// call's own context, in era e: the connection's, or for a task of the
+// Tasks extension the era declaring it.
+func cancelTask(ctx context.Context, conn *connection, e era, id string) {
 	cctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), taskCancelWait)
 	defer cancel()
-	_, _ = conn.request(cctx, "tasks/cancel", map[string]string{"taskId": id})
+	_, _ = conn.requestIn(cctx, e, "tasks/cancel", taskRef{TaskID: id})
 }
 
 // withoutRelatedTask drops the related-task key a server stamps on a

@@ -52,7 +52,12 @@ func offersTasks(conn *connection) bool {
 	if conn.client == nil || !conn.era.modern {
 		return false
 	}
-	_, ok := conn.client.GetServerCapabilities().Extensions[TasksExtension]
+	return declaresTasks(conn.client.GetServerCapabilities())
+}
+
+// declaresTasks is whether server capabilities offer the Tasks extension.
+func declaresTasks(caps mcpgo.ServerCapabilities) bool {
+	_, ok := caps.Extensions[TasksExtension]
 	return ok
 }
 
@@ -113,29 +118,29 @@ func (d *downstream) followTask(ctx context.Context, conn *connection, t modernT
 		}
 		if asked := unanswered(t, answered); len(asked) > 0 {
 			if inputs += len(asked); inputs > maxTaskInputs {
-				d.cancelModernTask(ctx, conn, id)
+				cancelTask(ctx, conn, e, id)
 				return unansweredResult(fmt.Errorf("server %s asked for input more than %d times", d.spec.Name, maxTaskInputs))
 			}
-			if res, done, err := d.answerTask(ctx, conn, id, asked); done {
+			if res, done, err := d.answerTask(ctx, conn, e, id, asked); done {
 				return res, err
 			}
 			for k := range asked {
 				answered[k] = true
 			}
 		} else if !supervise.Sleep(ctx, poll) {
-			d.cancelModernTask(ctx, conn, id)
+			cancelTask(ctx, conn, e, id)
 			return nil, ctx.Err()
 		}
 		raw, err := conn.requestIn(ctx, e, "tasks/get", taskRef{TaskID: id})
 		if err != nil {
 			if ctx.Err() != nil {
-				d.cancelModernTask(ctx, conn, id)
+				cancelTask(ctx, conn, e, id)
 			}
 			return nil, err
 		}
 		t = modernTaskState{}
 		if err := json.Unmarshal(raw, &t); err != nil {
-			d.cancelModernTask(ctx, conn, id)
+			cancelTask(ctx, conn, e, id)
 			return nil, fmt.Errorf("server %s: tasks/get: %w", d.spec.Name, err)
 		}
 		poll = taskPoll(t.PollIntervalMs, poll)
@@ -164,33 +169,23 @@ func unanswered(t modernTaskState, answered map[string]bool) map[string]json.Raw
 // the answers to the task with tasks/update. done is set when the call
 // ends here: the input could not be had (the task is cancelled and the
 // result says why) or the update failed.
-func (d *downstream) answerTask(ctx context.Context, conn *connection, id string, requests map[string]json.RawMessage) (json.RawMessage, bool, error) {
+func (d *downstream) answerTask(ctx context.Context, conn *connection, e era, id string, requests map[string]json.RawMessage) (json.RawMessage, bool, error) {
 	responses, err := d.fulfil(ctx, requests)
 	if err != nil {
-		d.cancelModernTask(ctx, conn, id)
+		cancelTask(ctx, conn, e, id)
 		if ctx.Err() != nil {
 			return nil, true, ctx.Err()
 		}
 		res, err := unansweredResult(err)
 		return res, true, err
 	}
-	if _, err := conn.requestIn(ctx, conn.era.withTasks(), "tasks/update", taskRef{TaskID: id, InputResponses: responses}); err != nil {
+	if _, err := conn.requestIn(ctx, e, "tasks/update", taskRef{TaskID: id, InputResponses: responses}); err != nil {
 		if ctx.Err() != nil {
-			d.cancelModernTask(ctx, conn, id)
+			cancelTask(ctx, conn, e, id)
 		}
 		return nil, true, err
 	}
 	return nil, false, nil
-}
-
-// cancelModernTask asks the server to stop a task whose call has ended,
-// off the call's own context.
-func (d *downstream) cancelModernTask(ctx context.Context, conn *connection, id string) {
-	cctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), taskCancelWait)
-	defer cancel()
-	if _, err := conn.requestIn(cctx, conn.era.withTasks(), "tasks/cancel", taskRef{TaskID: id}); err != nil {
-		d.log.Debug("cancelling a task", "server", d.spec.Name, "err", err)
-	}
 }
 
 // taskPoll is the server's poll interval, bounded, or fallback when it
