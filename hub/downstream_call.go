@@ -42,9 +42,11 @@ func (d *downstream) Call(ctx context.Context, tool string, args json.RawMessage
 // ever sees that client's roots; the shared session stays with requests no
 // client made, with the client whose roots it was given (if any), and with
 // clients that have no roots while it was given none. A client known by its
-// roots is asked for them first, so that it has its name.
+// roots is asked for them first, so that it has its name. A server of
+// 2026-07-28 keeps nothing of a client between requests, so it has one
+// session for every client however it uses roots.
 func (d *downstream) sessionFor(ctx context.Context) (*downstream, func(), error) {
-	if d.clients == nil || !d.roots.usesRoots() {
+	if d.clients == nil || !d.roots.usesRoots() || d.speaksModern() {
 		return d, func() {}, nil
 	}
 	c := ClientFrom(ctx)

@@ -174,7 +174,7 @@ func (c *connection) requestIn(ctx context.Context, e era, method string, params
 			return nil, c.tooLarge(method, size)
 		}
 		return nil, &RemoteError{Server: c.server, Method: method, Code: resp.Error.Code,
-			Message: resp.Error.Message, cause: resp.Error.AsError()}
+			Message: resp.Error.Message, Data: resp.Error.Data, cause: resp.Error.AsError()}
 	}
 	if int64(len(resp.Result)) > c.limit {
 		return nil, c.tooLarge(method, int64(len(resp.Result)))

@@ -5,7 +5,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"maps"
 
 	transport "github.com/mark3labs/mcp-go/client/transport"
 	mcpgo "github.com/mark3labs/mcp-go/mcp"
@@ -31,10 +30,10 @@ type era struct {
 	version string
 	modern  bool
 	meta    map[string]any // the _meta every request of a modern connection carries
-	// taskMeta is meta with the Tasks extension declared among the
-	// capabilities, for the requests of a call run as a task
-	// (downstream_task_modern.go).
-	taskMeta map[string]any
+	// variants are meta as a request made for one client carries it
+	// (forClient), by whether it runs as a task of the Tasks extension and
+	// by the capabilities of that client the hub can answer for.
+	variants *[2][capsMasks]map[string]any
 }
 
 // negotiatedEra reads what the handshake settled on.
@@ -43,24 +42,81 @@ func (d *downstream) negotiatedEra(conn *connection) era {
 	if !mcpgo.IsModernProtocol(v) {
 		return era{version: v}
 	}
-	caps := d.downstreamClientCapabilities()
-	taskCaps := caps
-	taskCaps.Extensions = map[string]any{TasksExtension: map[string]any{}}
-	meta := map[string]any{
-		mcpgo.MetaKeyProtocolVersion:    v,
-		mcpgo.MetaKeyClientInfo:         d.opts.ClientInfo,
-		mcpgo.MetaKeyClientCapabilities: caps,
+	var variants [2][capsMasks]map[string]any
+	for task := range variants {
+		for mask := range variants[task] {
+			caps := capsFor(d.downstreamClientCapabilities(), mask)
+			if task == 1 {
+				caps.Extensions = map[string]any{TasksExtension: map[string]any{}}
+			}
+			variants[task][mask] = map[string]any{
+				mcpgo.MetaKeyProtocolVersion:    v,
+				mcpgo.MetaKeyClientInfo:         d.opts.ClientInfo,
+				mcpgo.MetaKeyClientCapabilities: caps,
+			}
+		}
 	}
-	taskMeta := maps.Clone(meta)
-	taskMeta[mcpgo.MetaKeyClientCapabilities] = taskCaps
-	return era{version: v, modern: true, meta: meta, taskMeta: taskMeta}
+	return era{version: v, modern: true, meta: variants[0][allCaps], variants: &variants}
 }
 
-// withTasks is the era of the requests of a call run as a task of the
-// Tasks extension: their _meta declares it.
-func (e era) withTasks() era {
-	e.meta = e.taskMeta
+// forClient is the era of a request made for client c (nil: for the hub
+// itself), run as a task of the Tasks extension when asTask. A 2026-07-28
+// server learns a client's capabilities from each request, so its _meta
+// declares only what c can answer: the server asks this client for
+// nothing it cannot give, and refuses a tool that needs more with the
+// error the client would get from the server directly. Requests of the
+// hub's own declare every capability it has.
+func (e era) forClient(c ClientRequester, asTask bool) era {
+	if !e.modern {
+		return e
+	}
+	mask := allCaps
+	if c != nil {
+		mask = maskOf(c.Capabilities())
+	}
+	task := 0
+	if asTask {
+		task = 1
+	}
+	e.meta = e.variants[task][mask]
 	return e
+}
+
+// A capability mask has a bit for each client capability the hub forwards.
+const (
+	maskSampling = 1 << iota
+	maskElicitation
+	maskRoots
+	capsMasks = 1 << iota
+	allCaps   = capsMasks - 1
+)
+
+func maskOf(c ClientCapabilities) int {
+	mask := 0
+	if c.Sampling {
+		mask |= maskSampling
+	}
+	if c.Elicitation {
+		mask |= maskElicitation
+	}
+	if c.Roots {
+		mask |= maskRoots
+	}
+	return mask
+}
+
+// capsFor is caps without the capabilities mask leaves out.
+func capsFor(caps mcpgo.ClientCapabilities, mask int) mcpgo.ClientCapabilities {
+	if mask&maskSampling == 0 {
+		caps.Sampling = nil
+	}
+	if mask&maskElicitation == 0 {
+		caps.Elicitation = nil
+	}
+	if mask&maskRoots == 0 {
+		caps.Roots = nil
+	}
+	return caps
 }
 
 // probesModern reports whether connecting to the server tries 2026-07-28
@@ -150,31 +206,6 @@ func needsInput(result json.RawMessage) (inputRequired, bool) {
 	return ir, true
 }
 
-// fulfil answers each input request through the calling client, as a
-// server-initiated request of the older protocol would be answered.
-func (d *downstream) fulfil(ctx context.Context, requests map[string]json.RawMessage) (map[string]json.RawMessage, error) {
-	responses := make(map[string]json.RawMessage, len(requests))
-	for id, raw := range requests {
-		var req struct {
-			Method string          `json:"method"`
-			Params json.RawMessage `json:"params"`
-		}
-		if err := json.Unmarshal(raw, &req); err != nil {
-			return nil, fmt.Errorf("input request %q: %w", id, err)
-		}
-		params := req.Params
-		if len(params) == 0 {
-			params = json.RawMessage(`{}`)
-		}
-		answer, err := d.answerServerRequest(ctx, req.Method, params)
-		if err != nil {
-			return nil, fmt.Errorf("input request %q (%s): %w", id, req.Method, err)
-		}
-		responses[id] = answer
-	}
-	return responses, nil
-}
-
 // callWithInput makes a tools/call on a modern connection and, while the
 // server asks for input, fulfils it and retries with the answers and the
 // server's requestState. A failure to get the input ends the call with an
@@ -183,10 +214,7 @@ func (d *downstream) fulfil(ctx context.Context, requests map[string]json.RawMes
 // extension, and a task the server then starts is followed to its end
 // (followTask).
 func (d *downstream) callWithInput(ctx context.Context, conn *connection, params *toolCallRequest, asTask bool) (json.RawMessage, error) {
-	e := conn.era
-	if asTask {
-		e = e.withTasks()
-	}
+	e := conn.era.forClient(ClientFrom(ctx), asTask)
 	for round := 0; ; round++ {
 		result, err := conn.requestIn(ctx, e, "tools/call", params)
 		if err != nil {

@@ -31,6 +31,7 @@ type RemoteError struct {
 	Method  string
 	Code    int
 	Message string
+	Data    any // the error's data, as the server sent it; nil without
 	cause   error
 }
 

@@ -95,7 +95,7 @@ func taskHandle(result json.RawMessage) (modernTaskState, bool) {
 // comes back as an isError result saying so; a call that ends first
 // cancels the task.
 func (d *downstream) followTask(ctx context.Context, conn *connection, t modernTaskState) (json.RawMessage, error) {
-	e := conn.era.withTasks()
+	e := conn.era.forClient(ClientFrom(ctx), true)
 	id, poll := t.TaskID, taskPoll(t.PollIntervalMs, defaultTaskPoll)
 	// answered are the input requests answered while the task has asked
 	// without going back to work: a server may list them until it has

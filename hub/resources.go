@@ -146,7 +146,7 @@ func (d *downstream) request(ctx context.Context, method string, params any) (js
 	defer cancel()
 	leave := d.calls.enter(callCtx)
 	defer leave()
-	result, err := conn.request(callCtx, method, params)
+	result, err := conn.requestIn(callCtx, conn.era.forClient(ClientFrom(ctx), false), method, params)
 	if err == nil {
 		return result, nil
 	}

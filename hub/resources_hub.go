@@ -32,8 +32,10 @@ func (h *Hub) ReadResource(ctx context.Context, uri string) (json.RawMessage, er
 }
 
 // GetPrompt forwards prompts/get for the prompt exposed as name and returns
-// the server's result unchanged.
-func (h *Hub) GetPrompt(ctx context.Context, name string, args map[string]string) (json.RawMessage, error) {
+// the server's result unchanged: from a 2026-07-28 server, perhaps an
+// InputRequiredResult, whose answers come back in a later GetPrompt's
+// answers.
+func (h *Hub) GetPrompt(ctx context.Context, name string, args map[string]string, answers *InputAnswers) (json.RawMessage, error) {
 	p, ok := h.extras.prompt(name)
 	if !ok {
 		return nil, fmt.Errorf("get prompt %q: no such prompt", name)
@@ -42,7 +44,24 @@ func (h *Hub) GetPrompt(ctx context.Context, name string, args map[string]string
 	if len(args) > 0 {
 		params["arguments"] = args
 	}
+	if answers != nil {
+		if answers.Responses != nil {
+			params["inputResponses"] = answers.Responses
+		}
+		if answers.State != "" {
+			params["requestState"] = answers.State
+		}
+	}
 	return h.request(ctx, p.Server, "prompts/get", params)
+}
+
+// InputAnswers retry a request a 2026-07-28 server answered with an
+// InputRequiredResult: the answers to its inputRequests by key, and its
+// requestState, both passed back as they came. The server keeps no state
+// between the two requests, so any of its sessions can take the retry.
+type InputAnswers struct {
+	Responses any
+	State     string
 }
 
 // request sends one raw request to a configured server.

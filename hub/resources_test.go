@@ -141,7 +141,7 @@ func TestHubGetPromptNamespacedWithArguments(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			raw, err := h.GetPrompt(t.Context(), tt.prompt, tt.args)
+			raw, err := h.GetPrompt(t.Context(), tt.prompt, tt.args, nil)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -150,7 +150,7 @@ func TestHubGetPromptNamespacedWithArguments(t *testing.T) {
 			}
 		})
 	}
-	if _, err := h.GetPrompt(t.Context(), "greet", nil); err == nil {
+	if _, err := h.GetPrompt(t.Context(), "greet", nil, nil); err == nil {
 		t.Error("the unprefixed name of a prefixed server's prompt was accepted")
 	}
 }

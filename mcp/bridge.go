@@ -36,9 +36,11 @@ type exchange struct {
 	hubToken string             // the progress token sent downstream, "" without one
 	cancel   context.CancelFunc // ends the downstream call
 
-	asks chan *pendingInput // new requests from the downstream
-	done chan struct{}      // closed when the downstream call has returned
+	asks chan []*pendingInput // new requests from the downstream, each batch asked at once
+	done chan struct{}        // closed when the downstream call has returned
 	res  *mcpgo.CallToolResult
+	// refused, in place of res, is a JSON-RPC error the client gets.
+	refused *refusal
 
 	next    atomic.Uint64 // numbers the requests asked
 	mu      sync.Mutex
@@ -77,7 +79,7 @@ func (b *bridges) open(tool string, cancel context.CancelFunc) *exchange {
 	ex := &exchange{
 		tool:    tool,
 		cancel:  cancel,
-		asks:    make(chan *pendingInput),
+		asks:    make(chan []*pendingInput),
 		done:    make(chan struct{}),
 		pending: make(map[string]*pendingInput),
 		busy:    true, // its first round is the request that opened it

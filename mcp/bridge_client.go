@@ -43,6 +43,7 @@ var (
 	_ hub.RootsIdentified = (*bridgeClient)(nil)
 	_ hub.BetweenCalls    = (*bridgeClient)(nil)
 	_ hub.Sessionless     = (*bridgeClient)(nil)
+	_ hub.InputRequester  = (*bridgeClient)(nil)
 )
 
 // modernCapabilities are what a 2026-07-28 client declared in the _meta of
@@ -84,7 +85,7 @@ func (c *bridgeClient) CreateMessage(ctx context.Context, params json.RawMessage
 	if err := json.Unmarshal(params, &p); err != nil {
 		return nil, fmt.Errorf("sampling/createMessage: decode params: %w", err)
 	}
-	return c.asker.ask(ctx, mcpgo.NewSamplingInputRequest(p))
+	return askOne(ctx, c.asker, mcpgo.NewSamplingInputRequest(p))
 }
 
 func (c *bridgeClient) Elicit(ctx context.Context, params json.RawMessage) (json.RawMessage, error) {
@@ -92,7 +93,33 @@ func (c *bridgeClient) Elicit(ctx context.Context, params json.RawMessage) (json
 	if err := json.Unmarshal(params, &p); err != nil {
 		return nil, fmt.Errorf("elicitation/create: decode params: %w", err)
 	}
-	return c.asker.ask(ctx, mcpgo.NewElicitationInputRequest(p))
+	return askOne(ctx, c.asker, mcpgo.NewElicitationInputRequest(p))
+}
+
+// AskInput puts a 2026-07-28 downstream's input requests to the client as
+// they are: in one round, under the downstream's keys.
+func (c *bridgeClient) AskInput(ctx context.Context, requests map[string]json.RawMessage) (map[string]json.RawMessage, error) {
+	if len(requests) == 0 {
+		return map[string]json.RawMessage{}, nil
+	}
+	inputs := make([]keyedInput, 0, len(requests))
+	for key, raw := range requests {
+		var req mcpgo.InputRequest
+		if err := json.Unmarshal(raw, &req); err != nil {
+			return nil, fmt.Errorf("input request %q: %w", key, err)
+		}
+		inputs = append(inputs, keyedInput{key: key, req: req})
+	}
+	slices.SortFunc(inputs, func(a, b keyedInput) int { return strings.Compare(a.key, b.key) })
+	answers, err := c.asker.ask(ctx, inputs)
+	if err != nil {
+		return nil, err
+	}
+	out := make(map[string]json.RawMessage, len(inputs))
+	for i, in := range inputs {
+		out[in.key] = answers[i]
+	}
+	return out, nil
 }
 
 // ListRoots is the client's answer to roots/list, asked for once per call
@@ -123,7 +150,7 @@ func (c *bridgeClient) LearnRoots(ctx context.Context) error {
 		return nil
 	}
 	seen := c.memory.now()
-	raw, err := c.asker.ask(ctx, mcpgo.NewRootsInputRequest())
+	raw, err := askOne(ctx, c.asker, mcpgo.NewRootsInputRequest())
 	if err != nil {
 		return err
 	}

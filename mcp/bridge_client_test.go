@@ -17,12 +17,16 @@ type rootsAnswer struct {
 	asked  int
 }
 
-func (r *rootsAnswer) ask(_ context.Context, req mcpgo.InputRequest) (json.RawMessage, error) {
-	r.asked++
-	if req.Method != mcpgo.MethodListRoots {
-		return nil, &hub.ClientUnsupportedError{Capability: string(req.Method)}
+func (r *rootsAnswer) ask(_ context.Context, inputs []keyedInput) ([]json.RawMessage, error) {
+	answers := make([]json.RawMessage, len(inputs))
+	for i, in := range inputs {
+		r.asked++
+		if in.req.Method != mcpgo.MethodListRoots {
+			return nil, &hub.ClientUnsupportedError{Capability: string(in.req.Method)}
+		}
+		answers[i] = json.RawMessage(r.result)
 	}
-	return json.RawMessage(r.result), nil
+	return answers, nil
 }
 
 func TestBridgeClientIsKnownByItsRoots(t *testing.T) {

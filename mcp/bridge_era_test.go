@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	mcpclient "github.com/mark3labs/mcp-go/client"
+	mcpgo "github.com/mark3labs/mcp-go/mcp"
 
 	"github.com/toolhub/toolhub/hub"
 	"github.com/toolhub/toolhub/internal/testenv"
@@ -26,6 +27,25 @@ func modernDownstream(t *testing.T) hub.ServerSpec {
 	return hub.ServerSpec{Name: "modern", Transport: hub.TransportStdio, Command: bin, Locality: hub.LocalityLocal}
 }
 
+// eraClient connects a client of one era to url that answers sampling and
+// elicitation as a does.
+type eraClient struct {
+	name    string
+	connect func(a *answeringClient) *mcpclient.Client
+}
+
+// clientsOfBothEras are a 2025-11-25 client and a 2026-07-28 one.
+func clientsOfBothEras(t *testing.T, url string) []eraClient {
+	return []eraClient{
+		{"a 2025-11-25 client", func(a *answeringClient) *mcpclient.Client {
+			return connectAnswering(t, url, true, nil, mcpclient.WithSamplingHandler(a), mcpclient.WithElicitationHandler(a))
+		}},
+		{"a 2026-07-28 client", func(a *answeringClient) *mcpclient.Client {
+			return connectModern(t, url, mcpclient.WithSamplingHandler(a), mcpclient.WithElicitationHandler(a))
+		}},
+	}
+}
+
 // TestBridgeBothEras calls a 2026-07-28 downstream's tool that needs a
 // name, then a sample, from clients of both eras: a 2025-11-25 client is
 // sent elicitation/create and sampling/createMessage requests for its
@@ -34,18 +54,7 @@ func modernDownstream(t *testing.T) hub.ServerSpec {
 func TestBridgeBothEras(t *testing.T) {
 	h := testHub(t, nil, modernDownstream(t))
 	url := serveHTTP(t, testServer(t, h, Options{}), HTTPOptions{}).URL()
-	cases := []struct {
-		name    string
-		connect func(a *answeringClient) *mcpclient.Client
-	}{
-		{"a 2025-11-25 client", func(a *answeringClient) *mcpclient.Client {
-			return connectAnswering(t, url, true, nil, mcpclient.WithSamplingHandler(a), mcpclient.WithElicitationHandler(a))
-		}},
-		{"a 2026-07-28 client", func(a *answeringClient) *mcpclient.Client {
-			return connectModern(t, url, mcpclient.WithSamplingHandler(a), mcpclient.WithElicitationHandler(a))
-		}},
-	}
-	for _, tc := range cases {
+	for _, tc := range clientsOfBothEras(t, url) {
 		t.Run(tc.name, func(t *testing.T) {
 			a := &answeringClient{name: "erin"}
 			got := resultText(callTool(t, tc.connect(a), "modern__confirm", map[string]any{}))
@@ -53,6 +62,36 @@ func TestBridgeBothEras(t *testing.T) {
 				t.Fatalf("result %q, want %q", got, want)
 			}
 			if asked := a.questions(); len(asked) != 2 || asked[0] != "your name?" || !strings.HasPrefix(asked[1], "a word for erin") {
+				t.Fatalf("the client was asked %q", asked)
+			}
+		})
+	}
+}
+
+// TestBridgePromptBothEras gets a 2026-07-28 downstream's prompt that
+// asks for a name first: a 2026-07-28 client gets the downstream's
+// InputRequiredResult and its retry reaches the downstream with the
+// downstream's own requestState; a 2025-11-25 client is sent
+// elicitation/create in its place.
+func TestBridgePromptBothEras(t *testing.T) {
+	h := testHub(t, nil, modernDownstream(t))
+	url := serveHTTP(t, testServer(t, h, Options{}), HTTPOptions{}).URL()
+	for _, tc := range clientsOfBothEras(t, url) {
+		t.Run(tc.name, func(t *testing.T) {
+			a := &answeringClient{name: "erin"}
+			req := mcpgo.GetPromptRequest{}
+			req.Params.Name = "modern__greeting"
+			res, err := tc.connect(a).GetPrompt(t.Context(), req)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(res.Messages) != 1 {
+				t.Fatalf("prompt result %+v", res)
+			}
+			if text, ok := res.Messages[0].Content.(mcpgo.TextContent); !ok || text.Text != "hello erin" {
+				t.Fatalf("prompt message %+v, want hello erin", res.Messages[0].Content)
+			}
+			if asked := a.questions(); len(asked) != 1 || asked[0] != "your name?" {
 				t.Fatalf("the client was asked %q", asked)
 			}
 		})

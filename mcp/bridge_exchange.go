@@ -6,13 +6,15 @@ import (
 	"fmt"
 	"sort"
 	"strconv"
+	"sync/atomic"
 
 	mcpgo "github.com/mark3labs/mcp-go/mcp"
 )
 
-// finish records the downstream call's result; the exchange's rounds see it.
-func (ex *exchange) finish(res *mcpgo.CallToolResult) {
-	ex.res = res
+// finish records the downstream call's outcome; the exchange's rounds see
+// it.
+func (ex *exchange) finish(res *mcpgo.CallToolResult, refused *refusal) {
+	ex.res, ex.refused = res, refused
 	close(ex.done)
 }
 
@@ -38,8 +40,9 @@ func (ex *exchange) answer(responses mcpgo.InputResponses) {
 // roundOutcome is how one client request of an exchange ends: with the
 // call's result, or asking the client for input.
 type roundOutcome struct {
-	res   *mcpgo.CallToolResult // the downstream's result; nil while input is needed
-	input mcpgo.InputRequests
+	res     *mcpgo.CallToolResult // the downstream's result; nil while input is needed
+	refused *refusal              // or the error the client gets in its place
+	input   mcpgo.InputRequests
 }
 
 // await waits, within one client request, for the call's result or for
@@ -52,9 +55,9 @@ func (ex *exchange) await(ctx context.Context) (roundOutcome, error) {
 	}
 	select {
 	case <-ex.done:
-		return roundOutcome{res: ex.res}, nil
-	case p := <-ex.asks:
-		ex.hold(p)
+		return roundOutcome{res: ex.res, refused: ex.refused}, nil
+	case ps := <-ex.asks:
+		ex.hold(ps)
 		return roundOutcome{input: ex.collect(ex.unanswered())}, nil
 	case <-ctx.Done():
 		return roundOutcome{}, ctx.Err()
@@ -66,19 +69,23 @@ func (ex *exchange) await(ctx context.Context) (roundOutcome, error) {
 func (ex *exchange) collect(input mcpgo.InputRequests) mcpgo.InputRequests {
 	for {
 		select {
-		case p := <-ex.asks:
-			ex.hold(p)
-			input[p.id] = p.req
+		case ps := <-ex.asks:
+			ex.hold(ps)
+			for _, p := range ps {
+				input[p.id] = p.req
+			}
 		default:
 			return input
 		}
 	}
 }
 
-func (ex *exchange) hold(p *pendingInput) {
+func (ex *exchange) hold(ps []*pendingInput) {
 	ex.mu.Lock()
 	defer ex.mu.Unlock()
-	ex.pending[p.id] = p
+	for _, p := range ps {
+		ex.pending[p.id] = p
+	}
 }
 
 func (ex *exchange) unanswered() mcpgo.InputRequests {
@@ -97,38 +104,76 @@ func (ex *exchange) forget(id string) {
 	delete(ex.pending, id)
 }
 
-// inputAsker holds a downstream's request for a 2026-07-28 client until
-// the client answers it: a parked exchange (the answer comes with the
-// client's retry) or a task (with tasks/update).
+// inputAsker holds a downstream's requests for a 2026-07-28 client until
+// the client answers them: a parked exchange (the answers come with the
+// client's retry) or a task (with tasks/update). The requests of one call
+// of ask reach the client in one round; the answers come back in their
+// order.
 type inputAsker interface {
-	ask(ctx context.Context, req mcpgo.InputRequest) (json.RawMessage, error)
+	ask(ctx context.Context, inputs []keyedInput) ([]json.RawMessage, error)
 }
 
-// ask parks one request until the client's retry answers it.
-func (ex *exchange) ask(ctx context.Context, req mcpgo.InputRequest) (json.RawMessage, error) {
-	p := newPendingInput(req, ex.next.Add(1))
-	select {
-	case ex.asks <- p:
-	case <-ctx.Done():
-		return nil, unanswered(req, ctx.Err())
-	}
-	select {
-	case raw := <-p.answer:
-		return raw, nil
-	case <-ctx.Done():
-		ex.forget(p.id)
-		return nil, unanswered(req, ctx.Err())
-	}
+// keyedInput is one request to ask, under the key a 2026-07-28 downstream
+// gave it, or "" for one the hub names itself.
+type keyedInput struct {
+	key string
+	req mcpgo.InputRequest
 }
 
-// newPendingInput is the n-th request a client is asked within one call
-// or task; its id names it in inputRequests.
-func newPendingInput(req mcpgo.InputRequest, n uint64) *pendingInput {
-	return &pendingInput{
-		id:     string(req.Method) + "-" + strconv.FormatUint(n, 10),
-		req:    req,
-		answer: make(chan json.RawMessage, 1),
+// askOne asks a single request the hub names itself.
+func askOne(ctx context.Context, a inputAsker, req mcpgo.InputRequest) (json.RawMessage, error) {
+	answers, err := a.ask(ctx, []keyedInput{{req: req}})
+	if err != nil {
+		return nil, err
 	}
+	return answers[0], nil
+}
+
+// ask parks the requests until the client's retries answer them.
+func (ex *exchange) ask(ctx context.Context, inputs []keyedInput) ([]json.RawMessage, error) {
+	ex.mu.Lock()
+	ps := newPendingInputs(inputs, &ex.next, ex.pending)
+	ex.mu.Unlock()
+	select {
+	case ex.asks <- ps:
+	case <-ctx.Done():
+		return nil, unanswered(ps[0].req, ctx.Err())
+	}
+	return awaitAnswers(ctx, ps, ex.forget)
+}
+
+// awaitAnswers waits for the answer to each of ps; when ctx ends first,
+// the requests still waiting are forgotten.
+func awaitAnswers(ctx context.Context, ps []*pendingInput, forget func(id string)) ([]json.RawMessage, error) {
+	answers := make([]json.RawMessage, len(ps))
+	for i, p := range ps {
+		select {
+		case answers[i] = <-p.answer:
+		case <-ctx.Done():
+			for _, q := range ps[i:] {
+				forget(q.id)
+			}
+			return nil, unanswered(p.req, ctx.Err())
+		}
+	}
+	return answers, nil
+}
+
+// newPendingInputs makes the pending requests of inputs: each under its
+// downstream's key when it has one that no request waiting (in pending)
+// or asked alongside has, else under the next number of next.
+func newPendingInputs(inputs []keyedInput, next *atomic.Uint64, pending map[string]*pendingInput) []*pendingInput {
+	ps := make([]*pendingInput, len(inputs))
+	taken := make(map[string]bool, len(inputs))
+	for i, in := range inputs {
+		id := in.key
+		if id == "" || taken[id] || pending[id] != nil {
+			id = string(in.req.Method) + "-" + strconv.FormatUint(next.Add(1), 10)
+		}
+		taken[id] = true
+		ps[i] = &pendingInput{id: id, req: in.req, answer: make(chan json.RawMessage, 1)}
+	}
+	return ps
 }
 
 func unanswered(req mcpgo.InputRequest, err error) error {

@@ -69,7 +69,7 @@ func TestExchangeRounds(t *testing.T) {
 	if _, err := b.resume(state, "other__tool"); !errors.Is(err, errUnknownState) {
 		t.Fatalf("resume for another tool: %v, want errUnknownState", err)
 	}
-	ex.finish(mcpgo.NewToolResultText("done"))
+	ex.finish(mcpgo.NewToolResultText("done"), nil)
 	out, err := ex.await(ctx)
 	if err != nil || out.res == nil || resultText(out.res) != "done" {
 		t.Fatalf("final round: %+v, %v", out, err)

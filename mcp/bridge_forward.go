@@ -22,13 +22,16 @@ func modernRequest(ctx context.Context) bool {
 // the client gets an InputRequiredResult, and its retry with requestState
 // answers the waiting request and goes on waiting for the result. name is
 // the catalog tool and args its arguments; req is the client's request as
-// sent (for call_tool, the meta tool's own).
-func (s *Server) forwardModern(ctx context.Context, name string, args json.RawMessage, req mcpgo.CallToolRequest) *mcpgo.CallToolResult {
+// sent (for call_tool, the meta tool's own). A retry whose requestState
+// names no waiting call, and a call the downstream refused for a client
+// capability the client lacks, end with a *refusal: the client gets a
+// JSON-RPC error, as from the server directly.
+func (s *Server) forwardModern(ctx context.Context, name string, args json.RawMessage, req mcpgo.CallToolRequest) (*mcpgo.CallToolResult, error) {
 	server := s.serverOf(name)
 	if state := req.Params.RequestState; state != "" {
 		ex, err := s.bridges.resume(state, name)
 		if err != nil {
-			return errorResult(name, err)
+			return nil, &refusal{code: mcpgo.INVALID_PARAMS, message: err.Error()}
 		}
 		ex.answer(req.Params.InputResponses)
 		return s.bridgeRound(ctx, ex, server, progressToken(req), nil)
@@ -46,7 +49,7 @@ func (s *Server) forwardModern(ctx context.Context, name string, args json.RawMe
 	start := func(hubToken string) {
 		ex.hubToken = hubToken
 		go func() {
-			ex.finish(s.callCatalog(callCtx, name, args, callOptions(hubToken)))
+			ex.finish(s.callCatalogModern(callCtx, name, args, callOptions(hubToken)))
 		}()
 	}
 	return s.bridgeRound(ctx, ex, server, progressToken(req), start)
@@ -57,7 +60,7 @@ func (s *Server) forwardModern(ctx context.Context, name string, args json.RawMe
 // call's result, with the input the downstream now waits for, or, when the
 // client cancels or goes away, by cancelling the call. start, on the first
 // round, begins the downstream call once its progress is routed here.
-func (s *Server) bridgeRound(ctx context.Context, ex *exchange, server string, token mcpgo.ProgressToken, start func(hubToken string)) *mcpgo.CallToolResult {
+func (s *Server) bridgeRound(ctx context.Context, ex *exchange, server string, token mcpgo.ProgressToken, start func(hubToken string)) (*mcpgo.CallToolResult, error) {
 	route := s.newRoute(ctx, server, token)
 	if token != nil && ex.hubToken != "" {
 		route.hubToken = ex.hubToken // the token the downstream already has
@@ -72,17 +75,20 @@ func (s *Server) bridgeRound(ctx context.Context, ex *exchange, server string, t
 	switch {
 	case err != nil:
 		s.bridges.close(ex)
-		return errorResult(ex.tool, err)
+		return errorResult(ex.tool, err), nil
+	case out.refused != nil:
+		s.bridges.close(ex)
+		return nil, out.refused
 	case out.res != nil:
 		s.bridges.close(ex)
-		return out.res
+		return out.res, nil
 	}
 	state := s.bridges.park(ex)
 	s.log.Debug("a downstream asks a 2026-07-28 client for input", "tool", ex.tool, "requests", inputIDs(out.input))
 	return &mcpgo.CallToolResult{
 		Result:               mcpgo.Result{ResultType: mcpgo.ResultTypeInputRequired},
 		MultiRoundTripResult: mcpgo.MultiRoundTripResult{InputRequests: out.input, RequestState: state},
-	}
+	}, nil
 }
 
 // serverOf names the server a catalog tool belongs to, "" when unknown.

@@ -145,8 +145,14 @@ func TestModernClientWithoutSamplingIsRefusedDownstream(t *testing.T) {
 	}
 }
 
-// inputRound is what a raw 2026-07-28 tools/call got back.
+// inputRound is what a raw 2026-07-28 tools/call got back: its HTTP
+// status, and a result or an error.
 type inputRound struct {
+	status int
+	Error  *struct {
+		Code    int    `json:"code"`
+		Message string `json:"message"`
+	} `json:"error"`
 	Result struct {
 		ResultType    string                     `json:"resultType"`
 		InputRequests map[string]json.RawMessage `json:"inputRequests"`
@@ -170,12 +176,12 @@ func modernCall(t *testing.T, url, extra string) inputRound {
 	headers := modernHeaders("tools/call")
 	headers["Mcp-Name"] = "interviewer__interview"
 	resp, raw := rawRequest(t, http.MethodPost, url, headers, body)
-	if resp.StatusCode != http.StatusOK {
-		t.Fatalf("status %s: %s", resp.Status, raw)
-	}
-	var out inputRound
+	out := inputRound{status: resp.StatusCode}
 	if err := json.Unmarshal([]byte(sseData(raw)), &out); err != nil {
-		t.Fatalf("decode %q: %v", raw, err)
+		t.Fatalf("status %s, decode %q: %v", resp.Status, raw, err)
+	}
+	if (out.Error == nil) != (resp.StatusCode == http.StatusOK) {
+		t.Fatalf("status %s with %s", resp.Status, raw)
 	}
 	return out
 }
@@ -208,8 +214,10 @@ func onlyRequest(t *testing.T, r inputRound) (string, string) {
 
 // TestInputRequiredRoundTripOnTheWire drives the exchange by hand: each
 // downstream request comes back as an InputRequiredResult, the retry with
-// its state and answer moves the call on, a wrong state is refused with a
-// clear error, and the final result comes back to the last retry.
+// its state and answer moves the call on, a wrong or spent state is
+// refused with invalid params (HTTP 400) saying why, as a server refuses a
+// requestState that fails its integrity check, and the final result comes
+// back to the last retry.
 func TestInputRequiredRoundTripOnTheWire(t *testing.T) {
 	h := testHub(t, nil, inProcess("interviewer", interviewer(nil)))
 	s := testServer(t, h, Options{})
@@ -221,8 +229,9 @@ func TestInputRequiredRoundTripOnTheWire(t *testing.T) {
 		t.Fatalf("first input request is %s, want sampling", method)
 	}
 	bad := modernCall(t, url, `,"requestState":"toolhub-nosuchstate","inputResponses":{}`)
-	if !bad.Result.IsError || len(bad.Result.Content) == 0 || !strings.Contains(bad.Result.Content[0].Text, "requestState names no call") {
-		t.Fatalf("an unknown state got %+v, want a clear error", bad.Result)
+	if bad.Error == nil || bad.Error.Code != mcpgo.INVALID_PARAMS || bad.status != http.StatusBadRequest ||
+		!strings.Contains(bad.Error.Message, "requestState names no call") {
+		t.Fatalf("an unknown state got status %d, %+v, want invalid params saying why", bad.status, bad.Error)
 	}
 	answers := []struct {
 		method, answer string
@@ -244,8 +253,8 @@ func TestInputRequiredRoundTripOnTheWire(t *testing.T) {
 				t.Fatalf("round %d kept the requestState of the round before", i+1)
 			}
 			replay := modernCall(t, url, `,"requestState":"`+previous+`","inputResponses":{"`+id+`":`+a.answer+`}`)
-			if !replay.Result.IsError {
-				t.Fatalf("replaying round %d's state got %+v, want an error", i, replay.Result)
+			if replay.Error == nil || replay.Error.Code != mcpgo.INVALID_PARAMS {
+				t.Fatalf("replaying round %d's state got %+v, want invalid params", i, replay.Result)
 			}
 		}
 	}
@@ -274,7 +283,7 @@ func TestUnansweredInputCancelsTheDownstreamCall(t *testing.T) {
 		t.Fatal("the downstream call was not cancelled")
 	}
 	late := modernCall(t, url, `,"requestState":"`+first.Result.RequestState+`","inputResponses":{}`)
-	if !late.Result.IsError {
-		t.Fatalf("a retry after the idle time got %+v, want an error", late.Result)
+	if late.Error == nil || late.Error.Code != mcpgo.INVALID_PARAMS {
+		t.Fatalf("a retry after the idle time got %+v, want invalid params", late.Result)
 	}
 }

@@ -205,6 +205,13 @@ func startConformanceFixture(t *testing.T) string {
 	addr := fmt.Sprintf("127.0.0.1:%d", testenv.FreePort(t))
 	cmd := exec.Command(bin)
 	cmd.Env = append(os.Environ(), "CONFORMANCE_ADDR="+addr)
+	return startFixture(t, cmd, addr)
+}
+
+// startFixture starts cmd, a server that listens on addr, stops it at
+// cleanup, and returns its /mcp URL once it listens.
+func startFixture(t *testing.T, cmd *exec.Cmd, addr string) string {
+	t.Helper()
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}

@@ -14,7 +14,7 @@ import (
 func (s *Server) forwardHandler(name string) mcpserver.ToolHandlerFunc {
 	return func(ctx context.Context, req mcpgo.CallToolRequest) (*mcpgo.CallToolResult, error) {
 		if modernRequest(ctx) {
-			return s.forwardModern(ctx, name, rawArguments(req), req), nil
+			return s.forwardModern(ctx, name, rawArguments(req), req)
 		}
 		return s.forward(ctx, name, rawArguments(req), progressToken(req)), nil
 	}
@@ -40,6 +40,12 @@ func (s *Server) forward(ctx context.Context, name string, args json.RawMessage,
 // the client gets.
 func (s *Server) callCatalog(ctx context.Context, name string, args json.RawMessage, opts hub.CallOptions) *mcpgo.CallToolResult {
 	res, err := s.cat.Call(ctx, name, args, opts)
+	return s.callOutcome(name, res, err)
+}
+
+// callOutcome is the result the client gets of a catalog call that
+// returned res or err.
+func (s *Server) callOutcome(name string, res *hub.CallResult, err error) *mcpgo.CallToolResult {
 	if err != nil {
 		s.log.Debug("forwarded call failed", "tool", name, "err", err)
 		return errorResult(name, err)

@@ -101,10 +101,16 @@ func (c *callStream) finish(response []byte) error {
 	if c.events {
 		return c.writeEvent(response)
 	}
+	status := http.StatusOK
+	if c.session == "" { // a 2026-07-28 call, whose errors have statuses of their own
+		if code, ok := responseErrorCode(response); ok {
+			status = modernErrorStatus(code)
+		}
+	}
 	h := c.w.Header()
 	h.Set("Content-Type", "application/json")
 	h.Set("Content-Length", strconv.Itoa(len(response)+1))
-	c.w.WriteHeader(http.StatusOK)
+	c.w.WriteHeader(status)
 	if _, err := c.w.Write(append(response, '\n')); err != nil {
 		return fmt.Errorf("write to the client: %w", err)
 	}

@@ -110,7 +110,7 @@ func (s *Server) handleCallTool(ctx context.Context, req mcpgo.CallToolRequest) 
 		return mcpgo.NewToolResultError(`call_tool needs the "name" of a tool (find one with find_tools) and its "arguments"`), nil
 	}
 	if modernRequest(ctx) {
-		return s.forwardModern(ctx, args.Name, args.Arguments, req), nil
+		return s.forwardModern(ctx, args.Name, args.Arguments, req)
 	}
 	return s.forward(ctx, args.Name, args.Arguments, progressToken(req)), nil
 }

@@ -3,6 +3,7 @@ package mcp
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"net/http"
 
 	mcpgo "github.com/mark3labs/mcp-go/mcp"
@@ -98,7 +99,13 @@ func (s *Server) forwardModernCall(ctx context.Context, id json.RawMessage, p *s
 	if p.token != nil {
 		req.Params.Meta = &mcpgo.Meta{ProgressToken: p.token}
 	}
-	res := s.forwardModern(ctx, p.Name, p.Arguments, req)
+	res, err := s.forwardModern(ctx, p.Name, p.Arguments, req)
+	if err != nil {
+		if r := (*refusal)(nil); errors.As(err, &r) {
+			return rpcErrorData(id, r.code, r.message, r.data)
+		}
+		return rpcError(id, mcpgo.INTERNAL_ERROR, err.Error())
+	}
 	stampModern(res, s.serverInfo)
 	return withRootsParams(resultLine(id, res))
 }

@@ -19,7 +19,7 @@ type ResourceSource interface {
 	ResourceTemplates() []hub.ResourceTemplate
 	Prompts() []hub.Prompt
 	ReadResource(ctx context.Context, uri string) (json.RawMessage, error)
-	GetPrompt(ctx context.Context, name string, args map[string]string) (json.RawMessage, error)
+	GetPrompt(ctx context.Context, name string, args map[string]string, answers *hub.InputAnswers) (json.RawMessage, error)
 	// WatchResources calls fn after every change until stop is called; fn
 	// must not block.
 	WatchResources(fn func()) (stop func())

@@ -7,6 +7,8 @@ import (
 
 	mcpgo "github.com/mark3labs/mcp-go/mcp"
 	mcpserver "github.com/mark3labs/mcp-go/server"
+
+	"github.com/toolhub/toolhub/hub"
 )
 
 // Resource contents and prompt messages are passed through raw, like tool
@@ -51,10 +53,22 @@ func resourceContents(raw json.RawMessage) ([]mcpgo.ResourceContents, error) {
 	return out, nil
 }
 
-// promptHandler forwards prompts/get for the prompt exposed as name.
+// promptHandler forwards prompts/get for the prompt exposed as name. A
+// 2026-07-28 server's InputRequiredResult goes back as one: mcp-go hands
+// it to a client of 2026-07-28, whose retry brings the answers and the
+// server's requestState here to be passed on, and asks an older client
+// with requests of its protocol, then calls the handler again with the
+// answers.
 func (s *Server) promptHandler(src ResourceSource, name string) mcpserver.PromptHandlerFunc {
 	return func(ctx context.Context, req mcpgo.GetPromptRequest) (*mcpgo.GetPromptResult, error) {
-		raw, err := src.GetPrompt(s.withClient(ctx), name, req.Params.Arguments)
+		var answers *hub.InputAnswers
+		if req.Params.InputResponses != nil || req.Params.RequestState != "" {
+			answers = &hub.InputAnswers{State: req.Params.RequestState}
+			if req.Params.InputResponses != nil {
+				answers.Responses = req.Params.InputResponses
+			}
+		}
+		raw, err := src.GetPrompt(s.withClient(ctx), name, req.Params.Arguments, answers)
 		if err != nil {
 			return nil, err
 		}
@@ -72,15 +86,28 @@ func promptResult(raw json.RawMessage) (*mcpgo.GetPromptResult, error) {
 			Role    mcpgo.Role      `json:"role"`
 			Content json.RawMessage `json:"content"`
 		} `json:"messages"`
+		ResultType    mcpgo.ResultType    `json:"resultType"`
+		InputRequests mcpgo.InputRequests `json:"inputRequests"`
+		RequestState  string              `json:"requestState"`
 	}
 	if err := json.Unmarshal(raw, &fields); err != nil {
 		return nil, fmt.Errorf("decode downstream prompt: %w", err)
+	}
+	if fields.ResultType == mcpgo.ResultTypeInputRequired {
+		return &mcpgo.GetPromptResult{
+			Result:               mcpgo.Result{ResultType: mcpgo.ResultTypeInputRequired},
+			MultiRoundTripResult: mcpgo.MultiRoundTripResult{InputRequests: fields.InputRequests, RequestState: fields.RequestState},
+			Messages:             []mcpgo.PromptMessage{},
+		}, nil
 	}
 	res := &mcpgo.GetPromptResult{
 		Description: fields.Description,
 		Messages:    make([]mcpgo.PromptMessage, 0, len(fields.Messages)),
 	}
-	for _, m := range fields.Messages {
+	for i, m := range fields.Messages {
+		if len(m.Content) == 0 {
+			return nil, fmt.Errorf("decode downstream prompt: message %d has no content", i)
+		}
 		res.Messages = append(res.Messages, mcpgo.PromptMessage{Role: m.Role, Content: rawContent{raw: m.Content}})
 	}
 	if len(fields.Meta) > 0 {

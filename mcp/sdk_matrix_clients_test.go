@@ -1,6 +1,7 @@
 package mcp
 
 import (
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -33,28 +34,37 @@ func goSDKClient(modfile string) func(t *testing.T) []string {
 	return func(t *testing.T) []string {
 		t.Helper()
 		testenv.NPMBin(t, "mcp-server-everything") // skipped under -short like its siblings
-		goSDKBuilds.mu.Lock()
-		defer goSDKBuilds.mu.Unlock()
-		if bin, ok := goSDKBuilds.bins[modfile]; ok {
-			return []string{bin}
-		}
-		if goSDKBuilds.dir == "" {
-			dir, err := os.MkdirTemp("", "gosdkclient-")
-			if err != nil {
-				t.Fatal(err)
-			}
-			goSDKBuilds.dir, goSDKBuilds.bins = dir, map[string]string{}
-		}
-		bin := filepath.Join(goSDKBuilds.dir, strings.TrimSuffix(modfile, ".mod"))
-		cmd := exec.Command("go", "build", "-modfile="+modfile, "-o", bin, ".")
-		cmd.Dir = filepath.Join(testenv.RepoRoot(t), "mcp", "testdata", "gosdkclient")
-		cmd.Env = append(os.Environ(), "GOWORK=off")
-		if out, err := cmd.CombinedOutput(); err != nil {
-			t.Fatalf("build mcp/testdata/gosdkclient with %s: %v\n%s", modfile, err, out)
-		}
-		goSDKBuilds.bins[modfile] = bin
-		return []string{bin}
+		return []string{buildWithGoSDK(t, modfile, ".")}
 	}
+}
+
+// buildWithGoSDK builds pkg, a main package of mcp/testdata/gosdkclient or
+// of the Go SDK itself, with the SDK version modfile names, once per test
+// binary, and returns the binary's path.
+func buildWithGoSDK(t *testing.T, modfile, pkg string) string {
+	t.Helper()
+	goSDKBuilds.mu.Lock()
+	defer goSDKBuilds.mu.Unlock()
+	key := modfile + " " + pkg
+	if bin, ok := goSDKBuilds.bins[key]; ok {
+		return bin
+	}
+	if goSDKBuilds.dir == "" {
+		dir, err := os.MkdirTemp("", "gosdkclient-")
+		if err != nil {
+			t.Fatal(err)
+		}
+		goSDKBuilds.dir, goSDKBuilds.bins = dir, map[string]string{}
+	}
+	bin := filepath.Join(goSDKBuilds.dir, fmt.Sprintf("%s-%d", strings.TrimSuffix(modfile, ".mod"), len(goSDKBuilds.bins)))
+	cmd := exec.Command("go", "build", "-modfile="+modfile, "-o", bin, pkg)
+	cmd.Dir = filepath.Join(testenv.RepoRoot(t), "mcp", "testdata", "gosdkclient")
+	cmd.Env = append(os.Environ(), "GOWORK=off")
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("build %s with %s: %v\n%s", pkg, modfile, err, out)
+	}
+	goSDKBuilds.bins[key] = bin
+	return bin
 }
 
 // removeGoSDKClients deletes what goSDKClient built; TestMain calls it

@@ -65,28 +65,29 @@ type modernTask struct {
 	failure *mcpgo.JSONRPCErrorDetails
 }
 
-// ask holds one request of a downstream (or of a model served by the
-// client) as an input request of the task until tasks/update answers it.
-func (t *modernTask) ask(ctx context.Context, req mcpgo.InputRequest) (json.RawMessage, error) {
-	p := newPendingInput(req, t.next.Add(1))
+// ask holds requests of a downstream (or of a model served by the client)
+// as input requests of the task until tasks/update answers them.
+func (t *modernTask) ask(ctx context.Context, inputs []keyedInput) ([]json.RawMessage, error) {
 	t.mu.Lock()
+	ps := newPendingInputs(inputs, &t.next, t.pending)
 	if terminal(t.status) {
 		t.mu.Unlock()
-		return nil, unanswered(req, context.Canceled)
+		return nil, unanswered(ps[0].req, context.Canceled)
 	}
-	t.pending[p.id] = p
+	for _, p := range ps {
+		t.pending[p.id] = p
+	}
 	t.setStatus(taskInputRequired)
 	t.mu.Unlock()
-	select {
-	case raw := <-p.answer:
-		return raw, nil
-	case <-ctx.Done():
-		t.mu.Lock()
-		delete(t.pending, p.id)
-		t.settleInput()
-		t.mu.Unlock()
-		return nil, unanswered(req, ctx.Err())
-	}
+	return awaitAnswers(ctx, ps, t.forget)
+}
+
+// forget drops a request the client need no longer answer.
+func (t *modernTask) forget(id string) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	delete(t.pending, id)
+	t.settleInput()
 }
 
 // answer hands the client's responses to the requests waiting on them;

@@ -75,6 +75,9 @@ func main() {
 		})
 	srv.AddTool(mcpgo.NewTool("roots"), roots)
 	srv.AddTool(mcpgo.NewTool("confirm"), confirm)
+	srv.AddTool(mcpgo.NewTool("survey"), survey)
+	srv.AddPrompt(mcpgo.NewPrompt("greeting"), greeting)
+	srv.AddTool(mcpgo.NewTool("caps"), caps)
 	srv.AddTool(mcpgo.NewTool("grow"), func(context.Context, mcpgo.CallToolRequest) (*mcpgo.CallToolResult, error) {
 		// Later, so that the change reaches the client outside the call's
 		// own response stream.
@@ -209,4 +212,58 @@ func roots(_ context.Context, req mcpgo.CallToolRequest) (*mcpgo.CallToolResult,
 		uris = append(uris, r.URI)
 	}
 	return mcpgo.NewToolResultText(strings.Join(uris, "\n")), nil
+}
+
+// survey asks for a name and the client's roots in one round, under keys
+// of its own, and answers with both.
+func survey(_ context.Context, req mcpgo.CallToolRequest) (*mcpgo.CallToolResult, error) {
+	name := mcpserver.ElicitationResponse(req.Params.InputResponses, "who")
+	where := mcpserver.RootsResponse(req.Params.InputResponses, "where")
+	if name == nil || where == nil {
+		return mcpserver.NewInputRequestBuilder("surveying").Elicit("who", mcpgo.ElicitationParams{
+			Message:         "your name?",
+			RequestedSchema: map[string]any{"type": "object", "properties": map[string]any{"name": map[string]any{"type": "string"}}},
+		}).Roots("where").ToolResult(), nil
+	}
+	who, _ := name.Content.(map[string]any)["name"].(string)
+	uris := make([]string, 0, len(where.Roots))
+	for _, r := range where.Roots {
+		uris = append(uris, r.URI)
+	}
+	return mcpgo.NewToolResultText(who + " at " + strings.Join(uris, " ")), nil
+}
+
+// caps lists the client capabilities the request declared.
+func caps(ctx context.Context, _ mcpgo.CallToolRequest) (*mcpgo.CallToolResult, error) {
+	var declared []string
+	if info := mcpserver.RequestProtocolInfoFromContext(ctx); info != nil && info.ClientCapabilities != nil {
+		c := info.ClientCapabilities
+		for _, capability := range []struct {
+			name string
+			set  bool
+		}{{"elicitation", c.Elicitation != nil}, {"roots", c.Roots != nil}, {"sampling", c.Sampling != nil}} {
+			if capability.set {
+				declared = append(declared, capability.name)
+			}
+		}
+	}
+	return mcpgo.NewToolResultText("declared: " + strings.Join(declared, " ")), nil
+}
+
+// greeting is a prompt that asks for the client's name first.
+func greeting(_ context.Context, req mcpgo.GetPromptRequest) (*mcpgo.GetPromptResult, error) {
+	answer := mcpserver.ElicitationResponse(req.Params.InputResponses, "who")
+	if answer == nil {
+		return mcpserver.NewInputRequestBuilder("greeting").Elicit("who", mcpgo.ElicitationParams{
+			Message:         "your name?",
+			RequestedSchema: map[string]any{"type": "object", "properties": map[string]any{"name": map[string]any{"type": "string"}}},
+		}).PromptResult(), nil
+	}
+	if req.Params.RequestState != "greeting" {
+		return nil, fmt.Errorf("unexpected requestState %q", req.Params.RequestState)
+	}
+	who, _ := answer.Content.(map[string]any)["name"].(string)
+	return mcpgo.NewGetPromptResult("a greeting", []mcpgo.PromptMessage{
+		mcpgo.NewPromptMessage(mcpgo.RoleUser, mcpgo.NewTextContent("hello "+who)),
+	}), nil
 }
