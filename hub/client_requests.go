@@ -54,12 +54,9 @@ func (d *downstream) answerServerRequest(ctx context.Context, method string, par
 	if method == string(mcpgo.MethodPing) {
 		return json.RawMessage(`{}`), nil
 	}
-	capability, ok := capabilityFor(method)
-	if !ok {
-		return nil, &unknownMethodError{method: method}
-	}
-	if capability == CapabilityRoots && d.spec.NoClientRoots {
-		return nil, &ClientUnsupportedError{Capability: capability, Why: "this server's entry gives it no client's roots"}
+	capability, err := d.askable(method)
+	if err != nil {
+		return nil, err
 	}
 	client, done, err := d.requester(ctx, method)
 	if err != nil {

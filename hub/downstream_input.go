@@ -47,7 +47,11 @@ func (d *downstream) fulfil(ctx context.Context, requests map[string]json.RawMes
 		return nil, fmt.Errorf("server %s: %w", d.spec.Name, ErrNoClient)
 	}
 	for id, req := range decoded {
-		if err := d.mayAsk(client, req.Method); err != nil {
+		capability, err := d.askable(req.Method)
+		if err == nil {
+			err = checkCapability(client, capability)
+		}
+		if err != nil {
 			return nil, fmt.Errorf("input request %q (%s): %w", id, req.Method, err)
 		}
 	}
@@ -68,17 +72,18 @@ func (d *downstream) fulfil(ctx context.Context, requests map[string]json.RawMes
 	return responses, nil
 }
 
-// mayAsk reports why client cannot be asked method for this server, or
-// nil.
-func (d *downstream) mayAsk(client ClientRequester, method string) error {
+// askable names the client capability a request of this server for
+// method needs, or says why no client is asked it: a method the hub does
+// not forward, or roots the server's entry keeps from it.
+func (d *downstream) askable(method string) (string, error) {
 	capability, ok := capabilityFor(method)
 	if !ok {
-		return &unknownMethodError{method: method}
+		return "", &unknownMethodError{method: method}
 	}
 	if capability == CapabilityRoots && d.spec.NoClientRoots {
-		return &ClientUnsupportedError{Capability: capability, Why: "this server's entry gives it no client's roots"}
+		return "", &ClientUnsupportedError{Capability: capability, Why: "this server's entry gives it no client's roots"}
 	}
-	return checkCapability(client, capability)
+	return capability, nil
 }
 
 // speaksModern reports whether the server's current connection is of

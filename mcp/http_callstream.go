@@ -25,6 +25,7 @@ type callStream struct {
 	asks    *clientAsks
 	events  bool // the response is an event stream
 	done    bool // the result went out; nothing more can be sent
+	status  int  // of a plain JSON response; 0 is 200
 }
 
 var errCallStreamDone = errors.New("the call's response is complete")
@@ -101,11 +102,9 @@ func (c *callStream) finish(response []byte) error {
 	if c.events {
 		return c.writeEvent(response)
 	}
-	status := http.StatusOK
-	if c.session == "" { // a 2026-07-28 call, whose errors have statuses of their own
-		if code, ok := responseErrorCode(response); ok {
-			status = modernErrorStatus(code)
-		}
+	status := c.status
+	if status == 0 {
+		status = http.StatusOK
 	}
 	h := c.w.Header()
 	h.Set("Content-Type", "application/json")
@@ -115,6 +114,14 @@ func (c *callStream) finish(response []byte) error {
 		return fmt.Errorf("write to the client: %w", err)
 	}
 	return nil
+}
+
+// refused gives a plain JSON response the HTTP status 2026-07-28 gives a
+// JSON-RPC error of code.
+func (c *callStream) refused(code int) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.status = modernErrorStatus(code)
 }
 
 // ask sends the client a request on this stream, as mcp-go sends a call's

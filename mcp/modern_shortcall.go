@@ -102,6 +102,9 @@ func (s *Server) forwardModernCall(ctx context.Context, id json.RawMessage, p *s
 	res, err := s.forwardModern(ctx, p.Name, p.Arguments, req)
 	if err != nil {
 		if r := (*refusal)(nil); errors.As(err, &r) {
+			if stream := callStreamFrom(ctx); stream != nil {
+				stream.refused(r.code)
+			}
 			return rpcErrorData(id, r.code, r.message, r.data)
 		}
 		return rpcError(id, mcpgo.INTERNAL_ERROR, err.Error())

@@ -49,17 +49,3 @@ func modernErrorStatus(code int) int {
 	}
 	return http.StatusOK
 }
-
-// responseErrorCode is the code of a JSON-RPC error response line; ok is
-// false for a result.
-func responseErrorCode(line []byte) (code int, ok bool) {
-	var msg struct {
-		Error *struct {
-			Code int `json:"code"`
-		} `json:"error"`
-	}
-	if json.Unmarshal(line, &msg) != nil || msg.Error == nil {
-		return 0, false
-	}
-	return msg.Error.Code, true
-}
