@@ -5,14 +5,16 @@ import "encoding/json"
 // AIQGrid is the fixed set of cost weights the AIQ, APGR and CPT(50%) of a
 // router are measured on, whatever --cost-weights asks to print: 0 to 0.3
 // in steps of 0.005, then 0.35 to 1 in steps of 0.05 (75 weights). Fixing
-// it makes those figures comparable across runs.
+// it makes those figures comparable across runs. Each weight is a
+// division, not a product (0.05 × 12 is 0.6000000000000001), so it is
+// the double nearest its decimal and names a policy as written: mf@0.6.
 var AIQGrid = func() []float64 {
 	var g []float64
 	for i := 0; i <= 60; i++ {
-		g = append(g, float64(i)*0.005)
+		g = append(g, float64(i)/200)
 	}
 	for i := 7; i <= 20; i++ {
-		g = append(g, float64(i)*0.05)
+		g = append(g, float64(i)/20)
 	}
 	return g
 }()

@@ -1,6 +1,7 @@
 package eval
 
 import (
+	"encoding/json"
 	"fmt"
 	"math"
 	"slices"
@@ -80,8 +81,26 @@ func TestEvalReplayAIQUsesTheFixedGrid(t *testing.T) {
 	if aiq[0] != aiq[1] || aiq[1] != aiq[2] {
 		t.Fatalf("AIQ changes with the printed weights: %v", aiq)
 	}
-	if len(AIQGrid) != 75 || AIQGrid[0] != 0 || math.Abs(AIQGrid[60]-0.3) > 1e-12 || AIQGrid[74] != 1 {
+	if len(AIQGrid) != 75 || AIQGrid[0] != 0 || AIQGrid[60] != 0.3 || AIQGrid[74] != 1 {
 		t.Fatalf("grid %v", AIQGrid)
+	}
+}
+
+// An operating point names its weight in the report and in JSON: every
+// weight of the grid prints as its decimal, at most three places.
+func TestEvalReplayGridWeightsPrintAsDecimals(t *testing.T) {
+	for i, w := range AIQGrid {
+		name := routerPolicyName(MFName, w)
+		if got := strings.TrimPrefix(name, MFName+"@"); len(got) > 5 {
+			t.Errorf("grid weight %d prints as %s", i, name)
+		}
+		raw, err := json.Marshal(OperatingPoint{Weight: w})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if strings.Contains(string(raw), "0000000") || strings.Contains(string(raw), "9999999") {
+			t.Errorf("grid weight %d encodes as %s", i, raw)
+		}
 	}
 }
 
