@@ -48,9 +48,13 @@ func outOfFold(set *ReplaySet, opts ReplayOptions, name string, grid []float64) 
 			}
 		}
 		if len(fold.Train) == 0 || len(fold.Test) == 0 {
+			opts.steps.step(name)
 			continue
 		}
-		wg.Go(func() { parts[f] = routeFold(fold, opts, name, grid) })
+		wg.Go(func() {
+			parts[f] = routeFold(fold, opts, name, grid)
+			opts.steps.step(name)
+		})
 	}
 	wg.Wait()
 	return slices.Concat(parts...)

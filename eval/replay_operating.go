@@ -119,6 +119,9 @@ func summariseRouters(set *ReplaySet, opts ReplayOptions, pols []ReplayPolicy, r
 	strong := PolicyResult{Name: StrongestName, Accuracy: strongP.Accuracy, CostUSD: strongP.CostUSD}
 	weakP := measure(set, fixedChoice(cheapestOnTrain(set.Models, set.Train)))
 	weak := PolicyResult{Name: CheapestName, Accuracy: weakP.Accuracy, CostUSD: weakP.CostUSD}
+	if set.splitName() != SplitValidation {
+		opts.steps.start(StageOperating, len(routersOf(pols))*OperatingFolds)
+	}
 	var out []*SweepSummary
 	done := map[string]bool{}
 	for _, p := range pols {
@@ -144,4 +147,15 @@ func summariseRouters(set *ReplaySet, opts ReplayOptions, pols []ReplayPolicy, r
 		out = append(out, s)
 	}
 	return out, nil
+}
+
+// routersOf names the learned routers among pols, once each.
+func routersOf(pols []ReplayPolicy) []string {
+	var out []string
+	for _, p := range pols {
+		if k, ok := p.(knnPolicy); ok && !slices.Contains(out, k.router) {
+			out = append(out, k.router)
+		}
+	}
+	return out
 }

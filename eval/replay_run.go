@@ -38,6 +38,11 @@ type ReplayOptions struct {
 	Seed        uint64             // for random
 	Base        string             // the reward's base policy; empty: cheapest
 	Preference  policies.PreferenceVector
+	// Progress, when set, is told of each step of the replay
+	// (ReplayProgress), from one goroutine at a time.
+	Progress func(ReplayProgress)
+
+	steps *progress // Progress's counter, shared by the copies of opts
 }
 
 // DefaultPreference weighs outcome, cost and latency equally and no tool.
@@ -50,6 +55,15 @@ func BuildReplayPolicies(set *ReplaySet, opts ReplayOptions) ([]ReplayPolicy, er
 	if len(names) == 0 {
 		names = DefaultReplayPolicies
 	}
+	routers := 0
+	for _, name := range names {
+		if isRouterName(name) {
+			routers++
+		}
+	}
+	if routers > 0 {
+		opts.steps.start(StageTraining, routers)
+	}
 	var out []ReplayPolicy
 	for _, name := range names {
 		switch {
@@ -59,6 +73,7 @@ func BuildReplayPolicies(set *ReplaySet, opts ReplayOptions) ([]ReplayPolicy, er
 			}
 		case isRouterName(name):
 			out = append(out, routerSweep(set, opts, name)...)
+			opts.steps.step(name)
 		default:
 			p, err := baselinePolicy(set, name, opts.Seed)
 			if err != nil {
@@ -98,6 +113,7 @@ func fixedChoice(model string) func(ReplayRow) string {
 
 // Replay scores every policy on the set's clean test rows.
 func Replay(set *ReplaySet, opts ReplayOptions) (*Report, error) {
+	opts.steps = newProgress(opts.Progress)
 	pols, err := BuildReplayPolicies(set, opts)
 	if err != nil {
 		return nil, err
@@ -116,8 +132,10 @@ func Replay(set *ReplaySet, opts ReplayOptions) (*Report, error) {
 	}
 	rep := &Report{Kind: "replay", Source: set.Dir, Split: set.splitName(), Tasks: len(set.Test), Base: base.Name(),
 		Preference: pref, Notes: replayNotes(set)}
+	opts.steps.start(StageScoring, len(pols))
 	for _, p := range pols {
 		rep.Policies = append(rep.Policies, replayOne(set, p, base, pref))
+		opts.steps.step(p.Name())
 	}
 	markFrontier(rep.Policies)
 	if rep.Sweeps, err = summariseRouters(set, opts, pols, rep.Policies); err != nil {

@@ -2,7 +2,9 @@ package cli
 
 import (
 	"strings"
+	"time"
 
+	"github.com/schollz/progressbar/v3"
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 
@@ -11,8 +13,8 @@ import (
 )
 
 // runReplay scores the policies on the replay set's test split, or on the
-// validation rows held out of train.
-func (f *evalFlags) runReplay(cmd *cobra.Command, pref policies.PreferenceVector) (*eval.Report, error) {
+// validation rows held out of train, showing its stages on a terminal.
+func (f *evalFlags) runReplay(cmd *cobra.Command, g *globals, pref policies.PreferenceVector) (*eval.Report, error) {
 	set, err := eval.LoadReplayWith(f.replay, eval.LoadOptions{DropIncomplete: f.dropIncomplete})
 	if err != nil {
 		return nil, asUsage(err)
@@ -23,15 +25,42 @@ func (f *evalFlags) runReplay(cmd *cobra.Command, pref policies.PreferenceVector
 		}
 	}
 	weights, _ := f.weights()
+	progress, done := g.replayProgress()
 	rep, err := eval.Replay(set, eval.ReplayOptions{
 		Policies: splitList(f.policies), CostWeights: weights, Latency: f.latencyWeight,
 		K: f.neighbours, LogReg: policies.LogRegOptions{L2: f.l2}, Seed: f.seed, Base: f.base, Preference: pref,
+		Progress: progress,
 	})
+	done()
 	if err != nil {
 		return nil, asUsage(err)
 	}
 	rep.Command = commandLine(cmd)
 	return rep, nil
+}
+
+// replayProgress draws the replay's stage and its count on stderr while a
+// terminal watches; the second function clears it.
+func (g *globals) replayProgress() (func(eval.ReplayProgress), func()) {
+	if !isTerminal(g.stdio.Err) {
+		return nil, func() {}
+	}
+	var bar *progressbar.ProgressBar
+	stage := ""
+	progress := func(p eval.ReplayProgress) {
+		if p.Stage != stage || bar == nil {
+			_ = finishBar(bar)
+			stage = p.Stage
+			bar = progressbar.NewOptions(p.Total, progressbar.OptionSetWriter(g.stdio.Err),
+				progressbar.OptionSetDescription("replay: "+p.Stage), progressbar.OptionShowCount(),
+				progressbar.OptionClearOnFinish(), progressbar.OptionThrottle(100*time.Millisecond))
+		}
+		_ = bar.Set(p.Done)
+		if p.Detail != "" {
+			bar.Describe("replay: " + p.Stage + " (" + p.Detail + " done)")
+		}
+	}
+	return progress, func() { _ = finishBar(bar) }
 }
 
 // commandLine renders the command as run, with every flag that was set, so
