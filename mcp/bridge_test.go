@@ -1,6 +1,7 @@
 package mcp
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"net/http"
@@ -168,13 +169,24 @@ type inputRound struct {
 // given extra params and decodes the answer.
 func modernCall(t *testing.T, url, extra string) inputRound {
 	t.Helper()
+	return modernCallVia(t, url, "", extra)
+}
+
+// modernCallVia is modernCall of the interview tool by name (via "") or
+// through the meta tool via (call_tool).
+func modernCallVia(t *testing.T, url, via, extra string) inputRound {
+	t.Helper()
 	caps := `{"sampling":{},"elicitation":{},"roots":{}}`
 	meta := `"_meta":{"` + mcpgo.MetaKeyProtocolVersion + `":"` + mcpgo.ProtocolVersion20260728 + `","` +
 		mcpgo.MetaKeyClientCapabilities + `":` + caps + `}`
-	body := `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"interviewer__interview",` +
-		`"arguments":{"topic":"raw"},` + meta + extra + `}}`
+	name, args := "interviewer__interview", `{"topic":"raw"}`
+	if via != "" {
+		name, args = via, `{"name":"`+name+`","arguments":`+args+`}`
+	}
+	body := `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"` + name + `",` +
+		`"arguments":` + args + `,` + meta + extra + `}}`
 	headers := modernHeaders("tools/call")
-	headers["Mcp-Name"] = "interviewer__interview"
+	headers["Mcp-Name"] = name
 	resp, raw := rawRequest(t, http.MethodPost, url, headers, body)
 	out := inputRound{status: resp.StatusCode}
 	if err := json.Unmarshal([]byte(sseData(raw)), &out); err != nil {
@@ -219,9 +231,26 @@ func onlyRequest(t *testing.T, r inputRound) (string, string) {
 // requestState that fails its integrity check, and the final result comes
 // back to the last retry.
 func TestInputRequiredRoundTripOnTheWire(t *testing.T) {
+	for _, via := range []string{"", CallToolName} {
+		t.Run("via "+cmp.Or(via, "the tool's name"), func(t *testing.T) { inputRoundTripOnTheWire(t, via) })
+	}
+}
+
+// inputRoundTripOnTheWire runs the interview's rounds, calling the tool by
+// name (via "") or through call_tool (--expose search): either way a bad
+// or spent state is refused with -32602 and HTTP 400.
+func inputRoundTripOnTheWire(t *testing.T, via string) {
 	h := testHub(t, nil, inProcess("interviewer", interviewer(nil)))
-	s := testServer(t, h, Options{})
+	opts := Options{}
+	if via != "" {
+		opts.Expose = ExposeSearch
+	}
+	s := testServer(t, h, opts)
 	url := serveHTTP(t, s, HTTPOptions{}).URL()
+	modernCall := func(t *testing.T, url, extra string) inputRound {
+		t.Helper()
+		return modernCallVia(t, url, via, extra)
+	}
 
 	first := modernCall(t, url, "")
 	id, method := onlyRequest(t, first)

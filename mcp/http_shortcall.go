@@ -83,9 +83,9 @@ func (s *Server) takeShortHTTP(w http.ResponseWriter, r *http.Request, live *liv
 		if terminated, err := ids.Validate(session); err != nil || terminated {
 			return false // mcp-go answers with the reason
 		}
-		s.serveHTTPCall(s.mcp.WithContext(r.Context(), live.session), w, session, env.ID, call.Name,
+		s.serveHTTPCall(s.mcp.WithContext(r.Context(), live.session), w, session, env.ID, call.tool,
 			func(ctx context.Context) []byte {
-				return resultLine(env.ID, s.forward(ctx, call.Name, call.Arguments, call.token))
+				return resultLine(env.ID, s.forward(ctx, call.tool, call.args, call.token))
 			})
 		return true
 	default:
@@ -116,7 +116,7 @@ func (s *Server) takeModernHTTP(w http.ResponseWriter, r *http.Request, body []b
 	if !ok || info == nil || !env.hasID() || !s.headersMatch(r, env, call.Name) {
 		return false
 	}
-	s.serveHTTPCall(r.Context(), w, "", env.ID, call.Name,
+	s.serveHTTPCall(r.Context(), w, "", env.ID, call.tool,
 		func(ctx context.Context) []byte { return s.forwardModernCall(ctx, env.ID, call, info) })
 	return true
 }

@@ -84,8 +84,10 @@ func callHeadersMatch(header func(string) string, name string) bool {
 	return ok && decoded == name
 }
 
-// forwardModernCall forwards a round of a 2026-07-28 call as
-// mcp-go's handler would (forwardModern: the era bridge) and returns the
+// forwardModernCall forwards a round of a 2026-07-28 call, of a catalog
+// tool or through call_tool, as mcp-go's handler would (forwardModern: the
+// era bridge; the request it is given names the tool the client called)
+// and returns the
 // response line, its result stamped as mcp-go stamps every 2026-07-28
 // result and its roots/list input requests in the form every client reads
 // (withRootsParams).
@@ -99,7 +101,7 @@ func (s *Server) forwardModernCall(ctx context.Context, id json.RawMessage, p *s
 	if p.token != nil {
 		req.Params.Meta = &mcpgo.Meta{ProgressToken: p.token}
 	}
-	res, err := s.forwardModern(ctx, p.Name, p.Arguments, req)
+	res, err := s.forwardModern(ctx, p.tool, p.args, req)
 	if err != nil {
 		if r := (*refusal)(nil); errors.As(err, &r) {
 			if stream := callStreamFrom(ctx); stream != nil {

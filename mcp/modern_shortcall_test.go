@@ -1,6 +1,7 @@
 package mcp
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -171,4 +172,38 @@ func TestModernHTTPCallChecksItsParamHeaders(t *testing.T) {
 			t.Errorf("header %q: %s %s, want %d with %q", tt.region, resp.Status, body, tt.wantStatus, tt.wantIn)
 		}
 	}
+}
+
+// FuzzUnwrapCallTool reads any call_tool arguments: it never panics, and
+// what it takes names a tool, with arguments that are absent, null or an
+// object, as handleCallTool would forward them.
+func FuzzUnwrapCallTool(f *testing.F) {
+	for _, seed := range []string{
+		`{"name":"srv__work","arguments":{"a":1}}`,
+		`{"name":"srv__work"}`,
+		`{"name":"srv__work","arguments":null}`,
+		`{"name":"srv__work","arguments":"hi"}`,
+		`{"name":"","arguments":{}}`,
+		`{"arguments":{}}`,
+		`{"name":3}`,
+		`[]`,
+		``,
+	} {
+		f.Add([]byte(seed))
+	}
+	f.Fuzz(func(t *testing.T, raw []byte) {
+		p := shortCallParams{Name: CallToolName, Arguments: raw}
+		if !p.unwrapCallTool() {
+			return
+		}
+		if p.tool == "" {
+			t.Fatalf("took %q with no tool name", raw)
+		}
+		if a := bytes.TrimSpace(p.args); len(a) > 0 && string(a) != "null" {
+			var obj map[string]json.RawMessage
+			if json.Unmarshal(a, &obj) != nil {
+				t.Fatalf("took arguments %q that are not an object", a)
+			}
+		}
+	})
 }

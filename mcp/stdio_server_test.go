@@ -232,6 +232,47 @@ func TestStdioModernShortPathAnswersAsMcpGoDoes(t *testing.T) {
 	}
 }
 
+// TestStdioModernCallToolAnswersAsMcpGoDoes: with --expose search a
+// 2026-07-28 client's call_tool also takes the short path, and answers as
+// mcp-go's handling of it does; arguments handleCallTool refuses are left
+// to mcp-go.
+func TestStdioModernCallToolAnswersAsMcpGoDoes(t *testing.T) {
+	fix := newFixture()
+	srv := testServer(t, testHub(t, nil, inProcess("fix", fix.srv)), Options{Version: "1.2.3", Expose: ExposeSearch})
+	var viaMCPGo atomic.Int32
+	srv.mcp.GetHooks().AddBeforeCallTool(func(context.Context, any, *mcpgo.CallToolRequest) { viaMCPGo.Add(1) })
+	r := newRawStdio(t, srv)
+	meta := `"` + mcpgo.MetaKeyProtocolVersion + `":"` + mcpgo.ProtocolVersion20260728 + `","` +
+		mcpgo.MetaKeyClientCapabilities + `":{},"` + mcpgo.MetaKeyClientInfo + `":{"name":"raw","version":"1"}`
+	for i, c := range []struct {
+		name, args string
+		short      bool
+	}{
+		{"echo", `{"name":"fix__echo","arguments":{"message":"ünïcode"}}`, true},
+		{"fail", `{"name":"fix__fail"}`, true},
+		{"unknown tool", `{"name":"fix__nosuch","arguments":{}}`, true},
+		{"no name", `{"arguments":{}}`, false},
+		{"arguments not an object", `{"name":"fix__echo","arguments":"hi"}`, false},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			before := viaMCPGo.Load()
+			r.send(fmt.Sprintf(`{"jsonrpc":"2.0","id":%d,"method":"tools/call","params":{"name":"call_tool","arguments":%s,"_meta":{%s}}}`, 2*i, c.args, meta))
+			short, _ := r.response(fmt.Sprint(2 * i))
+			if went := viaMCPGo.Load() != before; went == c.short {
+				t.Errorf("through mcp-go: %v, want %v", went, !c.short)
+			}
+			r.send(fmt.Sprintf(`{"jsonrpc":"2.0","id":%d,"method":"tools/call","params":{"name":"call_tool","arguments":%s,"_meta":{%s,"vendor/trace":"t"}}}`, 2*i+1, c.args, meta))
+			long, _ := r.response(fmt.Sprint(2*i + 1))
+			if short.Error != nil || long.Error != nil {
+				t.Fatalf("errors: %v / %v", short.Error, long.Error)
+			}
+			if !bytes.Equal(short.Result, long.Result) {
+				t.Errorf("short path result\n%s\nmcp-go's\n%s", short.Result, long.Result)
+			}
+		})
+	}
+}
+
 func TestStdioBadInputGetsAnErrorAndTheConnectionGoesOn(t *testing.T) {
 	srv := testServer(t, newFakeCatalog(), Options{MaxMessageBytes: 1 << 10})
 	r := newRawStdio(t, srv)

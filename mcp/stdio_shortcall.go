@@ -25,11 +25,18 @@ type shortCallParams struct {
 	RequestState   string               `json:"requestState"`
 	InputResponses mcpgo.InputResponses `json:"inputResponses"`
 	token          mcpgo.ProgressToken
+	// tool and args are the catalog tool called and its arguments: Name and
+	// Arguments, or for a 2026-07-28 client's call_tool those it names.
+	tool string
+	args json.RawMessage
 }
 
 // shortCallOf reports whether env is a tools/call of a catalog tool on the
-// current surface that can skip mcp-go's request handling: decoding the
-// request into typed values, its hooks, and encoding the result again.
+// current surface, or a 2026-07-28 client's call_tool naming one, that can
+// skip mcp-go's request handling: decoding the request into typed values,
+// its hooks, and encoding the result again. (That also gives a refusal of
+// the call its own JSON-RPC error code, where mcp-go's tool handlers have
+// only -32603.)
 // info is what a 2026-07-28 call's _meta says, as mcp-go would have read
 // it (nil for an older client's call, which may also name a tool of a
 // server that is down, answered with its state). The call then goes to
@@ -48,10 +55,36 @@ func (s *Server) shortCallOf(env envelope) (*shortCallParams, *mcpserver.Request
 	if !ok || (info == nil && p.retry()) {
 		return nil, nil, false
 	}
+	p.tool, p.args = p.Name, p.Arguments
+	if p.Name == CallToolName && info != nil && s.mcp.GetTool(CallToolName) != nil {
+		if !p.unwrapCallTool() {
+			return nil, nil, false
+		}
+		return &p, info, true
+	}
 	if ownTool(p.Name) || (s.mcp.GetTool(p.Name) == nil && (info != nil || !ofDownServer(s.cat, p.Name))) {
 		return nil, nil, false
 	}
 	return &p, info, true
+}
+
+// unwrapCallTool reads the tool a call_tool call names, and its arguments,
+// into p.tool and p.args, as handleCallTool does. It reports false, leaving
+// the call to mcp-go, for arguments it would refuse: no tool name, or
+// arguments that are not an object.
+func (p *shortCallParams) unwrapCallTool() bool {
+	var args struct {
+		Name      string          `json:"name"`
+		Arguments json.RawMessage `json:"arguments"`
+	}
+	if json.Unmarshal(p.Arguments, &args) != nil || args.Name == "" {
+		return false
+	}
+	if a := bytes.TrimSpace(args.Arguments); len(a) > 0 && a[0] != '{' && !bytes.Equal(a, []byte("null")) {
+		return false
+	}
+	p.tool, p.args = args.Name, args.Arguments
+	return true
 }
 
 // retry reports whether p carries a retry's fields.
@@ -108,7 +141,7 @@ func (c *stdioConn) serveShortCall(ctx context.Context, cancel context.CancelCau
 		c.calls.Delete(string(id))
 		cancel(nil)
 		if r := recover(); r != nil {
-			c.s.log.Error("stdio tool call panicked", "tool", p.Name, "panic", r)
+			c.s.log.Error("stdio tool call panicked", "tool", p.tool, "panic", r)
 			c.writeError(id, mcpgo.INTERNAL_ERROR, fmt.Sprintf("internal error: %v", r))
 		}
 	}()
@@ -116,7 +149,7 @@ func (c *stdioConn) serveShortCall(ctx context.Context, cancel context.CancelCau
 	if info != nil {
 		line = c.s.forwardModernCall(ctx, id, p, info)
 	} else {
-		line = resultLine(id, c.s.forward(ctx, p.Name, p.Arguments, p.token))
+		line = resultLine(id, c.s.forward(ctx, p.tool, p.args, p.token))
 	}
 	if errors.Is(context.Cause(ctx), errCancelledByClient) {
 		return // a cancelled request gets no response
