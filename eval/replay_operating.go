@@ -119,8 +119,8 @@ func summariseRouters(set *ReplaySet, opts ReplayOptions, pols []ReplayPolicy, r
 	strong := PolicyResult{Name: StrongestName, Accuracy: strongP.Accuracy, CostUSD: strongP.CostUSD}
 	weakP := measure(set, fixedChoice(cheapestOnTrain(set.Models, set.Train)))
 	weak := PolicyResult{Name: CheapestName, Accuracy: weakP.Accuracy, CostUSD: weakP.CostUSD}
-	if set.splitName() != SplitValidation {
-		opts.steps.start(StageOperating, len(routersOf(pols))*OperatingFolds)
+	if n := len(routersOf(pols)); n > 0 && set.splitName() != SplitValidation {
+		opts.steps.start(StageOperating, n*OperatingFolds)
 	}
 	var out []*SweepSummary
 	done := map[string]bool{}
