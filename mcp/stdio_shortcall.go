@@ -70,8 +70,9 @@ func (s *Server) shortCallOf(env envelope) (*shortCallParams, *mcpserver.Request
 
 // unwrapCallTool reads the tool a call_tool call names, and its arguments,
 // into p.tool and p.args, as handleCallTool does. It reports false, leaving
-// the call to mcp-go, for arguments it would refuse: no tool name, or
-// arguments that are not an object.
+// the call to mcp-go, when there is no tool name (handleCallTool answers
+// how to call it) or the arguments are not an object (call_tool's schema
+// asks for one).
 func (p *shortCallParams) unwrapCallTool() bool {
 	var args struct {
 		Name      string          `json:"name"`
