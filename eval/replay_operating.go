@@ -119,17 +119,12 @@ func summariseRouters(set *ReplaySet, opts ReplayOptions, pols []ReplayPolicy, r
 	strong := PolicyResult{Name: StrongestName, Accuracy: strongP.Accuracy, CostUSD: strongP.CostUSD}
 	weakP := measure(set, fixedChoice(cheapestOnTrain(set.Models, set.Train)))
 	weak := PolicyResult{Name: CheapestName, Accuracy: weakP.Accuracy, CostUSD: weakP.CostUSD}
-	if n := len(routersOf(pols)); n > 0 && set.splitName() != SplitValidation {
-		opts.steps.start(StageOperating, n*OperatingFolds)
+	routers := routersOf(pols)
+	if len(routers) > 0 && set.splitName() != SplitValidation {
+		opts.steps.start(StageOperating, len(routers)*OperatingFolds)
 	}
 	var out []*SweepSummary
-	done := map[string]bool{}
-	for _, p := range pols {
-		k, ok := p.(knnPolicy)
-		if !ok || done[k.router] {
-			continue
-		}
-		done[k.router] = true
+	for _, k := range routers {
 		s := summariseSweep(results, k.router)
 		if s == nil {
 			continue
@@ -149,12 +144,13 @@ func summariseRouters(set *ReplaySet, opts ReplayOptions, pols []ReplayPolicy, r
 	return out, nil
 }
 
-// routersOf names the learned routers among pols, once each.
-func routersOf(pols []ReplayPolicy) []string {
-	var out []string
+// routersOf is the first policy of each learned router among pols (its
+// sweep shares one trained router), in their order.
+func routersOf(pols []ReplayPolicy) []knnPolicy {
+	var out []knnPolicy
 	for _, p := range pols {
-		if k, ok := p.(knnPolicy); ok && !slices.Contains(out, k.router) {
-			out = append(out, k.router)
+		if k, ok := p.(knnPolicy); ok && !slices.ContainsFunc(out, func(o knnPolicy) bool { return o.router == k.router }) {
+			out = append(out, k)
 		}
 	}
 	return out

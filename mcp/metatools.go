@@ -101,11 +101,14 @@ func (s *Server) handleDescribeTool(_ context.Context, req mcpgo.CallToolRequest
 	return mcpgo.NewToolResultText(string(body)), nil
 }
 
+// callToolArgs are call_tool's arguments: the catalog tool and its own.
+type callToolArgs struct {
+	Name      string          `json:"name"`
+	Arguments json.RawMessage `json:"arguments"`
+}
+
 func (s *Server) handleCallTool(ctx context.Context, req mcpgo.CallToolRequest) (*mcpgo.CallToolResult, error) {
-	var args struct {
-		Name      string          `json:"name"`
-		Arguments json.RawMessage `json:"arguments"`
-	}
+	var args callToolArgs
 	if err := req.BindArguments(&args); err != nil || args.Name == "" {
 		return mcpgo.NewToolResultError(`call_tool needs the "name" of a tool (find one with find_tools) and its "arguments"`), nil
 	}

@@ -74,10 +74,7 @@ func (s *Server) shortCallOf(env envelope) (*shortCallParams, *mcpserver.Request
 // how to call it) or the arguments are not an object (call_tool's schema
 // asks for one).
 func (p *shortCallParams) unwrapCallTool() bool {
-	var args struct {
-		Name      string          `json:"name"`
-		Arguments json.RawMessage `json:"arguments"`
-	}
+	var args callToolArgs
 	if json.Unmarshal(p.Arguments, &args) != nil || args.Name == "" {
 		return false
 	}

@@ -8,7 +8,6 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"time"
 
 	"github.com/schollz/progressbar/v3"
 	"github.com/spf13/cobra"
@@ -155,9 +154,7 @@ func (f *evalFlags) newBar(g *globals) *evalBar {
 	if !isTerminal(g.stdio.Err) {
 		return &evalBar{}
 	}
-	return &evalBar{bar: progressbar.NewOptions(-1, progressbar.OptionSetWriter(g.stdio.Err),
-		progressbar.OptionSetDescription("eval"), progressbar.OptionShowCount(),
-		progressbar.OptionClearOnFinish(), progressbar.OptionThrottle(100*time.Millisecond))}
+	return &evalBar{bar: g.stageBar(-1, "eval")}
 }
 
 func (b *evalBar) update(p eval.Progress) {

@@ -2,7 +2,6 @@ package cli
 
 import (
 	"strings"
-	"time"
 
 	"github.com/schollz/progressbar/v3"
 	"github.com/spf13/cobra"
@@ -51,9 +50,7 @@ func (g *globals) replayProgress() (func(eval.ReplayProgress), func()) {
 		if p.Stage != stage || bar == nil {
 			_ = finishBar(bar)
 			stage = p.Stage
-			bar = progressbar.NewOptions(p.Total, progressbar.OptionSetWriter(g.stdio.Err),
-				progressbar.OptionSetDescription("replay: "+p.Stage), progressbar.OptionShowCount(),
-				progressbar.OptionClearOnFinish(), progressbar.OptionThrottle(100*time.Millisecond))
+			bar = g.stageBar(p.Total, "replay: "+p.Stage)
 		}
 		_ = bar.Set(p.Done)
 		if p.Detail != "" {

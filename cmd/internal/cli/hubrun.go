@@ -105,6 +105,20 @@ func (g *globals) waitForTool(ctx context.Context, h *hub.Hub, name string) erro
 	return nil
 }
 
+// stageBar is a progress bar on stderr for one stage of total units, cleared
+// when it finishes.
+func (g *globals) stageBar(total int, what string) *progressbar.ProgressBar {
+	return progressbar.NewOptions(total, progressbar.OptionSetWriter(g.stdio.Err), progressbar.OptionSetDescription(what),
+		progressbar.OptionShowCount(), progressbar.OptionClearOnFinish(), progressbar.OptionThrottle(100*time.Millisecond))
+}
+
+func finishBar(bar *progressbar.ProgressBar) error {
+	if bar == nil {
+		return nil
+	}
+	return bar.Finish()
+}
+
 // showConnecting draws "connecting k/n servers" on stderr while a terminal
 // watches; it returns the function that clears it.
 func (g *globals) showConnecting(h *hub.Hub) func() {
@@ -112,13 +126,7 @@ func (g *globals) showConnecting(h *hub.Hub) func() {
 	if total == 0 || !isTerminal(g.stdio.Err) {
 		return func() {}
 	}
-	bar := progressbar.NewOptions(total,
-		progressbar.OptionSetWriter(g.stdio.Err),
-		progressbar.OptionSetDescription("connecting to servers"),
-		progressbar.OptionShowCount(),
-		progressbar.OptionClearOnFinish(),
-		progressbar.OptionThrottle(100*time.Millisecond),
-	)
+	bar := g.stageBar(total, "connecting to servers")
 	done := make(chan struct{})
 	go func() {
 		t := time.NewTicker(100 * time.Millisecond)

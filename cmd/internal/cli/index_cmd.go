@@ -256,30 +256,19 @@ func (g *globals) ingestProgress() (func(retriever.Event), func()) {
 		return nil, func() {}
 	}
 	var bar *progressbar.ProgressBar
-	newBar := func(total int, what string) *progressbar.ProgressBar {
-		return progressbar.NewOptions(total, progressbar.OptionSetWriter(g.stdio.Err), progressbar.OptionSetDescription(what),
-			progressbar.OptionShowCount(), progressbar.OptionClearOnFinish(), progressbar.OptionThrottle(100*time.Millisecond))
-	}
 	progress := func(ev retriever.Event) {
 		switch {
 		case ev.Kind == retriever.EventScanned:
-			bar = newBar(ev.Total, "indexing")
+			bar = g.stageBar(ev.Total, "indexing")
 		case ev.Kind == retriever.EventEmbedded && (bar == nil || ev.Done <= 256):
 			_ = finishBar(bar)
-			bar = newBar(ev.Total, "embedding")
+			bar = g.stageBar(ev.Total, "embedding")
 			_ = bar.Set(ev.Done)
 		case bar != nil && ev.Total > 0:
 			_ = bar.Set(ev.Done)
 		}
 	}
 	return progress, func() { _ = finishBar(bar) }
-}
-
-func finishBar(bar *progressbar.ProgressBar) error {
-	if bar == nil {
-		return nil
-	}
-	return bar.Finish()
 }
 
 func humanSize(n int64) string {
