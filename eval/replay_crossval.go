@@ -91,53 +91,78 @@ func routeFold(fold *ReplaySet, opts ReplayOptions, name string, grid []float64)
 // of task families changes.
 const OperatingResamples = 200
 
-// clusterWeights are OperatingResamples bootstrap draws over the rows'
+// clusterDraws are OperatingResamples bootstrap draws over the rows'
 // clusters: each draw picks as many clusters as there are, with
 // replacement, and weighs a row by how often its cluster was drawn. The
 // draws are seeded, so the choice is reproducible.
-func clusterWeights(rows []foldRow) [][]float64 {
-	index := map[string][]int{}
-	var clusters []string
-	for i, r := range rows {
-		if _, ok := index[r.cluster]; !ok {
-			clusters = append(clusters, r.cluster)
-		}
-		index[r.cluster] = append(index[r.cluster], i)
-	}
-	slices.Sort(clusters)
-	rng := rand.New(rand.NewPCG(0x6f70, 0x7074))
-	out := make([][]float64, OperatingResamples)
-	for b := range out {
-		w := make([]float64, len(rows))
-		for range clusters {
-			for _, i := range index[clusters[rng.IntN(len(clusters))]] {
-				w[i]++
-			}
-		}
-		out[b] = w
-	}
-	return out
+type clusterDraws struct {
+	of       []int       // row → its cluster
+	clusters int         // how many there are
+	count    [][]float64 // draw → cluster → times drawn
 }
 
-// foldFigures are, at grid weight j and with rows weighed by wt (nil:
-// equally), the router's mean score, the strongest model's, and the
-// router's cost as a share of the strongest's.
-func foldFigures(rows []foldRow, wt []float64, j int) (acc, strongAcc, share float64) {
-	var n, cost, strongCost float64
-	for i, r := range rows {
-		w := 1.0
-		if wt != nil {
-			w = wt[i]
+// drawClusters makes the clusterDraws of rows.
+func drawClusters(rows []foldRow) clusterDraws {
+	index := map[string]int{}
+	var names []string
+	for _, r := range rows {
+		if _, ok := index[r.cluster]; !ok {
+			index[r.cluster] = 0
+			names = append(names, r.cluster)
 		}
-		n += w
-		acc += w * r.scores[j]
-		strongAcc += w * r.strongScore
-		cost += w * r.costs[j]
-		strongCost += w * r.strongCostUS
 	}
-	if n == 0 {
+	slices.Sort(names)
+	for c, name := range names {
+		index[name] = c
+	}
+	d := clusterDraws{of: make([]int, len(rows)), clusters: len(names), count: make([][]float64, OperatingResamples)}
+	for i, r := range rows {
+		d.of[i] = index[r.cluster]
+	}
+	rng := rand.New(rand.NewPCG(0x6f70, 0x7074))
+	for b := range d.count {
+		k := make([]float64, len(names))
+		for range names {
+			k[rng.IntN(len(names))]++
+		}
+		d.count[b] = k
+	}
+	return d
+}
+
+// shares sets out[b] to the router's cost at grid weight j as a share of
+// the strongest model's, with the rows weighed by draw b. A cluster's
+// rows are summed once, so a draw costs one step per cluster.
+func (d clusterDraws) shares(rows []foldRow, j int, out []float64) {
+	cost, strong := make([]float64, d.clusters), make([]float64, d.clusters)
+	for i, r := range rows {
+		cost[d.of[i]] += r.costs[j]
+		strong[d.of[i]] += r.strongCostUS
+	}
+	for b, k := range d.count {
+		var c, s float64
+		for ci, times := range k {
+			c += times * cost[ci]
+			s += times * strong[ci]
+		}
+		out[b] = ratioOr0(c, s)
+	}
+}
+
+// foldFigures are, at grid weight j, the router's mean score, the
+// strongest model's, and the router's cost as a share of the strongest's.
+func foldFigures(rows []foldRow, j int) (acc, strongAcc, share float64) {
+	var cost, strongCost float64
+	for _, r := range rows {
+		acc += r.scores[j]
+		strongAcc += r.strongScore
+		cost += r.costs[j]
+		strongCost += r.strongCostUS
+	}
+	if len(rows) == 0 {
 		return 0, 0, 0
 	}
+	n := float64(len(rows))
 	return acc / n, strongAcc / n, ratioOr0(cost, strongCost)
 }
 

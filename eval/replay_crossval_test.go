@@ -1,7 +1,10 @@
 package eval
 
 import (
+	"fmt"
 	"math"
+	"math/rand/v2"
+	"reflect"
 	"strings"
 	"testing"
 )
@@ -29,49 +32,83 @@ func TestEvalCostScaleIsTheMeanDearestCost(t *testing.T) {
 	}
 }
 
-func TestEvalClusterWeightsDrawWholeFamilies(t *testing.T) {
+func TestEvalClusterDrawsPickWholeFamilies(t *testing.T) {
 	cases := []struct {
 		name string
 		rows []foldRow
-		// size of each row's cluster, in row order
-		sizes []int
 	}{
 		{"families of one and three rows",
-			[]foldRow{{cluster: "a"}, {cluster: "b"}, {cluster: "b"}, {cluster: "b"}}, []int{1, 3, 3, 3}},
+			[]foldRow{{cluster: "a"}, {cluster: "b"}, {cluster: "b"}, {cluster: "b"}}},
 		{"rows without a family are their own cluster",
-			[]foldRow{{cluster: "\x00q1"}, {cluster: "\x00q2"}, {cluster: "\x00q3"}}, []int{1, 1, 1}},
+			[]foldRow{{cluster: "\x00q1"}, {cluster: "\x00q2"}, {cluster: "\x00q3"}}},
+		{"no rows", nil},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			draws := clusterWeights(tc.rows)
-			if len(draws) != OperatingResamples {
-				t.Fatalf("%d draws, want %d", len(draws), OperatingResamples)
+			d := drawClusters(tc.rows)
+			if len(d.count) != OperatingResamples {
+				t.Fatalf("%d draws, want %d", len(d.count), OperatingResamples)
 			}
-			clusters := map[string]bool{}
-			for _, r := range tc.rows {
-				clusters[r.cluster] = true
+			clusters := map[string]int{}
+			for i, r := range tc.rows {
+				if c, ok := clusters[r.cluster]; ok && c != d.of[i] {
+					t.Fatalf("rows of %q are in clusters %d and %d", r.cluster, c, d.of[i])
+				}
+				clusters[r.cluster] = d.of[i]
 			}
-			for _, w := range draws {
-				// Every row of a cluster weighs the same, and the draw
-				// picks as many clusters as there are.
+			if d.clusters != len(clusters) {
+				t.Fatalf("%d clusters, want %d", d.clusters, len(clusters))
+			}
+			for _, k := range d.count {
+				// A draw picks as many clusters as there are.
 				picked := 0.0
-				for i, r := range tc.rows {
-					for j, o := range tc.rows {
-						if r.cluster == o.cluster && w[i] != w[j] {
-							t.Fatalf("rows of %q weigh %v and %v", r.cluster, w[i], w[j])
-						}
-					}
-					picked += w[i] / float64(tc.sizes[i])
+				for _, times := range k {
+					picked += times
 				}
-				if int(math.Round(picked)) != len(clusters) {
-					t.Fatalf("draw %v picks %v clusters, want %d", w, picked, len(clusters))
+				if int(picked) != len(clusters) {
+					t.Fatalf("draw %v picks %v clusters, want %d", k, picked, len(clusters))
 				}
 			}
-			again := clusterWeights(tc.rows)
-			for b := range draws {
-				for i := range draws[b] {
-					if draws[b][i] != again[b][i] {
-						t.Fatal("the draws are not reproducible")
+			again := drawClusters(tc.rows)
+			if !reflect.DeepEqual(d, again) {
+				t.Fatal("the draws are not reproducible")
+			}
+		})
+	}
+}
+
+func TestEvalClusterDrawSharesWeighEveryRowByItsFamily(t *testing.T) {
+	rng := rand.New(rand.NewPCG(1, 2))
+	cases := []struct {
+		name     string
+		rows     int
+		families int
+	}{
+		{"every row its own family", 40, 40},
+		{"few large families", 300, 4},
+		{"many small families", 500, 120},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			rows := make([]foldRow, tc.rows)
+			for i := range rows {
+				rows[i] = foldRow{cluster: fmt.Sprint("f", rng.IntN(tc.families)),
+					costs: []float64{rng.Float64(), rng.Float64()}, strongCostUS: 0.5 + rng.Float64()}
+			}
+			d := drawClusters(rows)
+			got := make([]float64, OperatingResamples)
+			for j := range 2 {
+				d.shares(rows, j, got)
+				for b, k := range d.count {
+					// The definition: every row weighed by how often
+					// its family was drawn.
+					var cost, strong float64
+					for i, r := range rows {
+						cost += k[d.of[i]] * r.costs[j]
+						strong += k[d.of[i]] * r.strongCostUS
+					}
+					if want := ratioOr0(cost, strong); math.Abs(got[b]-want) > 1e-12 {
+						t.Fatalf("weight %d, draw %d: share %v, want %v", j, b, got[b], want)
 					}
 				}
 			}
@@ -96,5 +133,24 @@ func TestEvalOutOfFoldRoutesEveryTrainRowOnce(t *testing.T) {
 		if n != 60 {
 			t.Fatalf("family %s has %d rows out of fold, want 60", fam, n)
 		}
+	}
+}
+
+// BenchmarkPickOperating chooses an operating point over 10,000
+// out-of-fold rows in 2,000 task families, routed at every weight of the
+// fixed grid.
+func BenchmarkPickOperating(b *testing.B) {
+	rng := rand.New(rand.NewPCG(3, 4))
+	rows := make([]foldRow, 10000)
+	for i := range rows {
+		r := foldRow{cluster: fmt.Sprint("f", rng.IntN(2000)), strongScore: rng.Float64(), strongCostUS: 1,
+			scores: make([]float64, len(AIQGrid)), costs: make([]float64, len(AIQGrid))}
+		for j := range AIQGrid {
+			r.scores[j], r.costs[j] = rng.Float64(), rng.Float64()
+		}
+		rows[i] = r
+	}
+	for b.Loop() {
+		pickOperating(rows, AIQGrid, KNNName)
 	}
 }

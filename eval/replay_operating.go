@@ -17,7 +17,7 @@ const OperatingRule = "the most accurate cost weight of the fixed grid whose cos
 // than half its cost.
 const OperatingBudget = 0.5
 
-// OperatingQuantile is the share of cluster redraws (clusterWeights) in
+// OperatingQuantile is the share of cluster redraws (drawClusters) in
 // which the chosen weight's cost must stay within OperatingBudget. A
 // deployment's task mix is not train's; weighing the families anew guards
 // the budget against that. Re-weighing out-of-fold train rows to random
@@ -83,14 +83,12 @@ func chooseOperatingPoint(set *ReplaySet, opts ReplayOptions, name string) (*Ope
 // pickOperating is OperatingRule over out-of-fold rows routed at every
 // weight of grid.
 func pickOperating(rows []foldRow, grid []float64, name string) *OperatingPoint {
-	draws := clusterWeights(rows)
-	shares := make([]float64, len(draws))
+	draws := drawClusters(rows)
+	shares := make([]float64, OperatingResamples)
 	var best, cheapest *OperatingPoint
 	for j, w := range grid {
-		acc, target, share := foldFigures(rows, nil, j)
-		for b, wt := range draws {
-			_, _, shares[b] = foldFigures(rows, wt, j)
-		}
+		acc, target, share := foldFigures(rows, j)
+		draws.shares(rows, j, shares)
 		slices.Sort(shares)
 		high := shares[int(math.Ceil(OperatingQuantile*float64(len(shares)-1)))]
 		pt := &OperatingPoint{Weight: w, CVTarget: target, Reached: acc >= target && high <= OperatingBudget,
