@@ -1,8 +1,8 @@
 // Package memtrim gives back the memory an idle toolhub process holds but
 // does not use: the heap's free pages ([debug.FreeOSMemory]) and, on Linux,
 // the pages of the toolhub executable that the process has mapped but no
-// longer touches ([Release]); [Watch] does it again whenever the process
-// goes quiet after work.
+// longer touches ([Release]; on Windows, the whole working set); [Watch]
+// does it again whenever the process goes quiet after work.
 //
 // Most of an idle toolhub's resident memory is pages of its own binary:
 // package initialisation, start-up and the calls served since then touched

@@ -8,7 +8,7 @@ import (
 // Released says what one [Release] gave back.
 type Released struct {
 	// ExecKB is how much of the executable was resident in the mappings
-	// Release dropped, in KiB (0 where the platform does not support it).
+	// Release dropped, in KiB (0 outside Linux, where it is not known).
 	ExecKB int64
 	// Mappings is how many mappings of the executable were dropped.
 	Mappings int
@@ -16,7 +16,8 @@ type Released struct {
 
 // Release returns the heap's free pages to the operating system and drops
 // this process's resident pages of its own executable that hold code or
-// read-only data, so that they count again only once they are used again.
+// read-only data (Linux) or its whole working set (Windows), so that they
+// count again only once they are used again.
 func Release() (Released, error) {
 	debug.FreeOSMemory()
 	r, err := releaseExec()
