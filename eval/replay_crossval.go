@@ -103,15 +103,13 @@ type clusterDraws struct {
 
 // drawClusters makes the clusterDraws of rows.
 func drawClusters(rows []foldRow) clusterDraws {
-	index := map[string]int{}
-	var names []string
-	for _, r := range rows {
-		if _, ok := index[r.cluster]; !ok {
-			index[r.cluster] = 0
-			names = append(names, r.cluster)
-		}
+	names := make([]string, len(rows))
+	for i, r := range rows {
+		names[i] = r.cluster
 	}
 	slices.Sort(names)
+	names = slices.Compact(names)
+	index := make(map[string]int, len(names))
 	for c, name := range names {
 		index[name] = c
 	}
