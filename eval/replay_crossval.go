@@ -3,6 +3,7 @@ package eval
 import (
 	"hash/fnv"
 	"math/rand/v2"
+	"runtime"
 	"slices"
 	"sync"
 )
@@ -33,11 +34,41 @@ type foldRow struct {
 }
 
 // outOfFold routes every train row of set at every weight of grid with the
-// named router trained on the other folds. The folds train side by side.
+// named router trained on the other folds. The folds train side by side,
+// as many at once as Go has processors to run them: each holds its own
+// features of most of train, gigabytes on a pool of tens of thousands of
+// questions, and more at once would not finish sooner.
 func outOfFold(set *ReplaySet, opts ReplayOptions, name string, grid []float64) []foldRow {
-	parts := make([][]foldRow, OperatingFolds)
-	choice := set.estimateChoice()
+	folds := set.operatingFolds()
+	parts := make([][]foldRow, len(folds))
+	slots := make(chan struct{}, max(1, runtime.GOMAXPROCS(0)))
 	var wg sync.WaitGroup
+	for f, fold := range folds {
+		if len(fold.Train) == 0 || len(fold.Test) == 0 {
+			opts.steps.step(name)
+			continue
+		}
+		wg.Go(func() {
+			slots <- struct{}{}
+			defer func() { <-slots }()
+			parts[f] = routeFold(fold, opts, name, grid)
+			opts.steps.step(name)
+		})
+	}
+	wg.Wait()
+	return slices.Concat(parts...)
+}
+
+// operatingFolds cuts set's train rows into OperatingFolds folds by
+// question hash (cvFold): fold f scores the rows of hash f and trains on the
+// others. The folds are made at the first call and kept, so the routers
+// share each fold's answer estimates; a fold is used by one goroutine at a
+// time. Not safe for concurrent first calls.
+func (set *ReplaySet) operatingFolds() []*ReplaySet {
+	if set.folds != nil {
+		return set.folds
+	}
+	choice := set.estimateChoice()
 	for f := range OperatingFolds {
 		fold := &ReplaySet{Dir: set.Dir, Models: set.Models, Split: SplitValidation, estimates: &choice}
 		for _, r := range set.Train {
@@ -47,17 +78,9 @@ func outOfFold(set *ReplaySet, opts ReplayOptions, name string, grid []float64) 
 				fold.Train = append(fold.Train, r)
 			}
 		}
-		if len(fold.Train) == 0 || len(fold.Test) == 0 {
-			opts.steps.step(name)
-			continue
-		}
-		wg.Go(func() {
-			parts[f] = routeFold(fold, opts, name, grid)
-			opts.steps.step(name)
-		})
+		set.folds = append(set.folds, fold)
 	}
-	wg.Wait()
-	return slices.Concat(parts...)
+	return set.folds
 }
 
 // routeFold trains the router on fold's train rows and routes its scored

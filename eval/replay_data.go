@@ -54,6 +54,12 @@ type ReplaySet struct {
 	// estimates is how the routers estimate costs and latencies, chosen on
 	// Train once (estimateChoice) and shared by its folds.
 	estimates *EstimateChoice
+	// answers are those estimates learnt from Train, shared by every
+	// router trained on it (answerEstimates).
+	answers *answerEstimates
+	// folds are the operating point's folds of Train, shared by every
+	// router (operatingFolds).
+	folds []*ReplaySet
 }
 
 // estimateChoice is how the routers trained on s estimate an answer's cost
@@ -65,6 +71,19 @@ func (s *ReplaySet) estimateChoice() EstimateChoice {
 		s.estimates = &c
 	}
 	return *s.estimates
+}
+
+// answerEstimates are what the routers trained on s weigh an answer's
+// cost and latency by, learnt from Train at the first call and kept: the
+// same for every router, and on a set that records costs a search of the
+// nearest train questions for each question routed. Not safe for
+// concurrent use: the estimates keep each question's neighbours as they
+// find them.
+func (s *ReplaySet) answerEstimates() *answerEstimates {
+	if s.answers == nil {
+		s.answers = newAnswerEstimates(s.Models, s.Train, s.estimateChoice())
+	}
+	return s.answers
 }
 
 // LoadOptions tune LoadReplayWith.

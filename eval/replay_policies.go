@@ -174,7 +174,7 @@ func newPredictionCache(model policies.Router, set *ReplaySet) *predictionCache 
 		names[i] = m.Name
 	}
 	return &predictionCache{model: model, models: names, byText: map[string]map[string]float64{},
-		answers: newAnswerEstimates(set.Models, set.Train, set.estimateChoice()), cheapest: cheapestOnTrain(set.Models, set.Train)}
+		answers: set.answerEstimates(), cheapest: cheapestOnTrain(set.Models, set.Train)}
 }
 
 func (c *predictionCache) predict(question string) map[string]float64 {

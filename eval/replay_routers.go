@@ -48,3 +48,27 @@ func routerSweep(set *ReplaySet, opts ReplayOptions, name string) []ReplayPolicy
 func routerWeights(w, latency, scale float64) policies.UtilityWeights {
 	return policies.UtilityWeights{Cost: w, Latency: latency, CostScale: scale}
 }
+
+// withLexicon gives the routers that cut questions into words and
+// character n-grams (all but knn) one tokenisation of every question of the
+// set, shared by the sweep's router and the operating point's folds, when
+// opts name such a router and set none.
+func withLexicon(set *ReplaySet, opts ReplayOptions) ReplayOptions {
+	names := opts.Policies
+	if len(names) == 0 {
+		names = DefaultReplayPolicies
+	}
+	if !slices.ContainsFunc(names, func(n string) bool { return isRouterName(n) && n != KNNName }) ||
+		opts.LogReg.Lexicon != nil || opts.MF.Lexicon != nil {
+		return opts
+	}
+	texts := make([]string, 0, len(set.Train)+len(set.Test))
+	for _, rows := range [][]ReplayRow{set.Train, set.Test} {
+		for _, r := range rows {
+			texts = append(texts, r.Question)
+		}
+	}
+	lex := policies.NewLexicon(texts)
+	opts.LogReg.Lexicon, opts.MF.Lexicon = lex, lex
+	return opts
+}

@@ -114,6 +114,7 @@ func fixedChoice(model string) func(ReplayRow) string {
 // Replay scores every policy on the set's clean test rows.
 func Replay(set *ReplaySet, opts ReplayOptions) (*Report, error) {
 	opts.steps = newProgress(opts.Progress)
+	opts = withLexicon(set, opts)
 	pols, err := BuildReplayPolicies(set, opts)
 	if err != nil {
 		return nil, err

@@ -29,6 +29,9 @@ type LogRegOptions struct {
 	NoBigrams bool    // words only
 	MinDF     int     // drop terms in fewer examples; default 2
 	Seed      uint64  // shuffling
+	// Lexicon, when set, holds the tokenisation of the training texts
+	// (and of questions to predict), done once; it changes no result.
+	Lexicon *Lexicon
 }
 
 // DefaultLogRegL2 is the default per-example L2 penalty.
@@ -60,7 +63,7 @@ func TrainLogReg(examples []KNNExample, opts LogRegOptions) *LogReg {
 			seen[c] = true
 		}
 	}
-	m := &LogReg{vec: newVectorizer(texts, !opts.NoBigrams, opts.MinDF), examples: len(examples), opts: opts}
+	m := &LogReg{vec: newVectorizer(texts, !opts.NoBigrams, opts.MinDF, opts.Lexicon), examples: len(examples), opts: opts}
 	for c := range seen {
 		m.models = append(m.models, c)
 	}

@@ -3,6 +3,7 @@ package policies
 import (
 	"hash/fnv"
 	"math"
+	"sync"
 )
 
 // MFOptions are the matrix-factorisation predictor's hyperparameters; zero
@@ -25,6 +26,20 @@ type MFOptions struct {
 	CalibrationFolds int
 	NoCalibration    bool
 	Seed             uint64
+	// Lexicon, when set, holds the tokenisation of the training texts
+	// (and of questions to predict), done once; it changes no result.
+	Lexicon *Lexicon
+}
+
+// or is o, or def (with o's Lexicon) when o sets nothing else.
+func (o MFOptions) or(def MFOptions) MFOptions {
+	lex := o.Lexicon
+	o.Lexicon = nil
+	if o == (MFOptions{}) {
+		o = def
+	}
+	o.Lexicon = lex
+	return o
 }
 
 func (o MFOptions) withDefaults() MFOptions {
@@ -65,8 +80,7 @@ func calibrateMF(feat *featurizer, data mfData, opts MFOptions) []platt {
 	k := len(data.models)
 	zs := make([][]float64, k)
 	ys := make([][]float64, k)
-	for f := range opts.CalibrationFolds {
-		m := fitMF(feat, data, f, opts)
+	for f, m := range foldFits(feat, data, opts) {
 		for i, x := range data.xs {
 			if data.folds[i] != f {
 				continue
@@ -87,6 +101,20 @@ func calibrateMF(feat *featurizer, data mfData, opts MFOptions) []platt {
 		cal[j] = fitPlatt(zs[j], ys[j])
 	}
 	return cal
+}
+
+// foldFits are the models trained without each calibration fold, in fold
+// order. They train side by side: each is deterministic and reads the
+// examples' features without changing them, so this costs one model's
+// weights per fold and no copy of the features.
+func foldFits(feat *featurizer, data mfData, opts MFOptions) []*MF {
+	fits := make([]*MF, opts.CalibrationFolds)
+	var wg sync.WaitGroup
+	for f := range fits {
+		wg.Go(func() { fits[f] = fitMF(feat, data, f, opts) })
+	}
+	wg.Wait()
+	return fits
 }
 
 func foldOf(question string, folds int) int {

@@ -27,9 +27,9 @@ const lengthBuckets = 14
 // newFeaturizer learns the vocabularies of texts. charScale 0 leaves the
 // character block out; lenScale 0 the length block.
 func newFeaturizer(texts []string, o MFOptions) *featurizer {
-	f := &featurizer{words: newVectorizer(texts, true, o.MinDF), wordScale: 1, lenScale: o.LengthWeight}
+	f := &featurizer{words: newVectorizer(texts, true, o.MinDF, o.Lexicon), wordScale: 1, lenScale: o.LengthWeight}
 	if o.CharWeight > 0 {
-		f.chars = newCharVectorizer(texts, o.MinDF)
+		f.chars = newCharVectorizer(texts, o.MinDF, o.Lexicon)
 		f.charScale = o.CharWeight
 	}
 	norm := math.Sqrt(f.wordScale*f.wordScale + f.charScale*f.charScale)
@@ -93,9 +93,15 @@ func lengthBucket(text string) int {
 type charVectorizer struct {
 	index map[string]int32
 	idf   []float64
+	lex   *lexVocab // set when lex held every training text; index is then nil
 }
 
-func newCharVectorizer(texts []string, minDF int) *charVectorizer {
+func newCharVectorizer(texts []string, minDF int, lex *Lexicon) *charVectorizer {
+	if lex != nil {
+		if voc, df, ok := lex.chars.vocabulary(texts, false, minDF); ok {
+			return &charVectorizer{idf: idfOf(df, len(texts)), lex: voc}
+		}
+	}
 	df := map[string]int{}
 	seen := map[string]bool{}
 	for _, t := range texts {
@@ -117,13 +123,8 @@ func newCharVectorizer(texts []string, minDF int) *charVectorizer {
 		}
 	}
 	slices.Sort(terms)
-	v := &charVectorizer{index: make(map[string]int32, len(terms)), idf: make([]float64, len(terms))}
-	n := float64(len(texts))
-	for i, g := range terms {
-		v.index[g] = int32(i)
-		v.idf[i] = math.Log((1+n)/(1+float64(df[g]))) + 1
-	}
-	return v
+	index, dfs := indexTerms(terms, df)
+	return &charVectorizer{index: index, idf: idfOf(dfs, len(texts))}
 }
 
 func (v *charVectorizer) dim() int { return len(v.idf) }
@@ -131,9 +132,16 @@ func (v *charVectorizer) dim() int { return len(v.idf) }
 // vector is the L2-normalised TF-IDF (sublinear term frequency) of text's
 // known n-grams, in index order.
 func (v *charVectorizer) vector(text string) sparse {
+	index := v.index
+	if v.lex != nil {
+		if idx, counts, ok := v.lex.bag(text); ok {
+			return weighSorted(idx, counts, v.idf)
+		}
+		index = v.lex.stringIndex()
+	}
 	counts := map[int32]int{}
 	eachCharGram(text, func(g string) {
-		if i, ok := v.index[g]; ok {
+		if i, ok := index[g]; ok {
 			counts[i]++
 		}
 	})

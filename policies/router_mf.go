@@ -47,7 +47,9 @@ var DefaultTaskResidualOptions = TaskResidualOptions{Prior: DefaultTaskPriorOpti
 // Cross-validation on the routing set's train split chose both
 // (docs/replay-format.md).
 func TrainMFRouter(examples []KNNExample, opts MFOptions, k int) Router {
-	if r, ok := TrainTaskResidual(examples, DefaultTaskResidualOptions); ok {
+	ropts := DefaultTaskResidualOptions
+	ropts.Prior.Classifier.Lexicon, ropts.Correction.Lexicon = opts.Lexicon, opts.Lexicon
+	if r, ok := TrainTaskResidual(examples, ropts); ok {
 		return r
 	}
 	return &Blend{Routers: []Router{TrainMF(examples, opts), TrainKNN(examples, k)}}

@@ -64,10 +64,7 @@ func TrainTaskPrior(examples []KNNExample, opts TaskPriorOptions) (*TaskPrior, b
 	if len(tasks) < 2 {
 		return nil, false
 	}
-	copts := opts.Classifier
-	if copts == (MFOptions{}) {
-		copts = DefaultTaskClassifier
-	}
+	copts := opts.Classifier.or(DefaultTaskClassifier)
 	oneHot := make([]KNNExample, len(examples))
 	for i, ex := range examples {
 		s := make(map[string]float64, len(tasks))

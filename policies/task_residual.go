@@ -52,11 +52,7 @@ func TrainTaskResidual(examples []KNNExample, opts TaskResidualOptions) (*TaskRe
 	if !ok {
 		return nil, false
 	}
-	copts := opts.Correction
-	if copts == (MFOptions{}) {
-		copts = DefaultTaskCorrection
-	}
-	copts = copts.withDefaults()
+	copts := opts.Correction.or(DefaultTaskCorrection).withDefaults()
 	folds := max(2, opts.Folds)
 	if opts.Folds == 0 {
 		folds = 3

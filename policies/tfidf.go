@@ -21,10 +21,17 @@ type vectorizer struct {
 	index   map[string]int32
 	idf     []float64
 	bigrams bool
+	lex     *lexVocab // set when lex held every training text; index is then nil
 }
 
-// newVectorizer learns the vocabulary and IDF of texts.
-func newVectorizer(texts []string, bigrams bool, minDF int) *vectorizer {
+// newVectorizer learns the vocabulary and IDF of texts, from lex's
+// tokenisation when it holds them all (lex may be nil).
+func newVectorizer(texts []string, bigrams bool, minDF int, lex *Lexicon) *vectorizer {
+	if lex != nil {
+		if voc, df, ok := lex.words.vocabulary(texts, bigrams, minDF); ok {
+			return &vectorizer{idf: idfOf(df, len(texts)), bigrams: bigrams, lex: voc}
+		}
+	}
 	df := map[string]int{}
 	for _, t := range texts {
 		for term := range features(t, bigrams) {
@@ -38,13 +45,20 @@ func newVectorizer(texts []string, bigrams bool, minDF int) *vectorizer {
 		}
 	}
 	slices.Sort(terms) // a stable feature order makes training reproducible
-	v := &vectorizer{index: make(map[string]int32, len(terms)), idf: make([]float64, len(terms)), bigrams: bigrams}
-	n := float64(len(texts))
+	index, dfs := indexTerms(terms, df)
+	return &vectorizer{index: index, idf: idfOf(dfs, len(texts)), bigrams: bigrams}
+}
+
+// indexTerms numbers sorted terms and lists their document frequencies in
+// that order.
+func indexTerms(terms []string, df map[string]int) (map[string]int32, []int) {
+	index := make(map[string]int32, len(terms))
+	dfs := make([]int, len(terms))
 	for i, term := range terms {
-		v.index[term] = int32(i)
-		v.idf[i] = math.Log((1+n)/(1+float64(df[term]))) + 1
+		index[term] = int32(i)
+		dfs[i] = df[term]
 	}
-	return v
+	return index, dfs
 }
 
 // dim is the number of features.
@@ -54,27 +68,53 @@ func (v *vectorizer) dim() int { return len(v.idf) }
 // features are summed in index order, so equal texts embed bit-for-bit
 // equally.
 func (v *vectorizer) vector(text string) sparse {
+	index := v.index
+	if v.lex != nil {
+		if idx, counts, ok := v.lex.bag(text); ok {
+			return weighSorted(idx, counts, v.idf)
+		}
+		index = v.lex.stringIndex()
+	}
 	counts := map[int32]int{}
 	for term, c := range features(text, v.bigrams) {
-		if i, ok := v.index[term]; ok {
+		if i, ok := index[term]; ok {
 			counts[i] = c
 		}
 	}
 	return weighCounts(counts, v.idf)
 }
 
+// idfOf is the smoothed IDF of document frequencies over n texts.
+func idfOf(df []int, n int) []float64 {
+	idf := make([]float64, len(df))
+	for i, d := range df {
+		idf[i] = math.Log((1+float64(n))/(1+float64(d))) + 1
+	}
+	return idf
+}
+
 // weighCounts turns counts by feature index into an L2-normalised sparse
 // TF-IDF vector, its indexes sorted.
 func weighCounts(counts map[int32]int, idf []float64) sparse {
-	var out sparse
+	idx := make([]int32, 0, len(counts))
 	for i := range counts {
-		out.idx = append(out.idx, i)
+		idx = append(idx, i)
 	}
-	slices.Sort(out.idx)
-	out.val = make([]float64, len(out.idx))
+	slices.Sort(idx)
+	c := make([]int, len(idx))
+	for k, i := range idx {
+		c[k] = counts[i]
+	}
+	return weighSorted(idx, c, idf)
+}
+
+// weighSorted is weighCounts of ascending indexes and their counts; it
+// keeps idx.
+func weighSorted(idx []int32, counts []int, idf []float64) sparse {
+	out := sparse{idx: idx, val: make([]float64, len(idx))}
 	norm := 0.0
-	for k, i := range out.idx {
-		w := (1 + math.Log(float64(counts[i]))) * idf[i]
+	for k, i := range idx {
+		w := (1 + math.Log(float64(counts[k]))) * idf[i]
 		out.val[k] = w
 		norm += w * w
 	}
