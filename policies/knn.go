@@ -59,9 +59,8 @@ func TrainKNN(examples []KNNExample, k int) *KNN {
 			df[t]++
 		}
 	}
-	n := float64(len(examples))
 	for t, d := range df {
-		m.idf[t] = math.Log((1+n)/(1+float64(d))) + 1
+		m.idf[t] = smoothIDF(d, len(examples))
 	}
 	for i, c := range counts {
 		for t, w := range m.weigh(c) {
