@@ -26,12 +26,21 @@ type KNN struct {
 	K        int
 	examples []KNNExample
 	idf      map[string]float64
-	postings map[string][]posting // term → (example, weight)
+	postings map[string]*postings // term → the examples holding it
+	// cands are the scored candidates, sorted; score[i*len(cands)+j] is
+	// example i's score for cands[j] when has says there is one (a
+	// table, as reading the examples' maps was much of a prediction).
+	cands []string
+	score []float64
+	has   []bool
 }
 
-type posting struct {
-	doc    int
-	weight float64
+// postings are the examples holding a term, in index order, and the term's
+// weight in each: two arrays sized to the term's document frequency, as a
+// large training set's index is most of a replay's knn memory.
+type postings struct {
+	docs    []int32
+	weights []float64
 }
 
 // DefaultKNNNeighbours caps K when none is given; chosen on a held-out
@@ -50,7 +59,7 @@ func TrainKNN(examples []KNNExample, k int) *KNN {
 	if k <= 0 {
 		k = defaultK(len(examples))
 	}
-	m := &KNN{K: k, examples: examples, idf: map[string]float64{}, postings: map[string][]posting{}}
+	m := &KNN{K: k, examples: examples, idf: map[string]float64{}, postings: map[string]*postings{}}
 	df := map[string]int{}
 	counts := make([]map[string]int, len(examples))
 	for i, ex := range examples {
@@ -61,10 +70,14 @@ func TrainKNN(examples []KNNExample, k int) *KNN {
 	}
 	for t, d := range df {
 		m.idf[t] = smoothIDF(d, len(examples))
+		m.postings[t] = &postings{docs: make([]int32, 0, d), weights: make([]float64, 0, d)}
 	}
+	m.tabulate()
 	for i, c := range counts {
 		for t, w := range m.weigh(c) {
-			m.postings[t] = append(m.postings[t], posting{doc: i, weight: w})
+			p := m.postings[t]
+			p.docs = append(p.docs, int32(i))
+			p.weights = append(p.weights, w)
 		}
 	}
 	return m
@@ -74,7 +87,20 @@ func TrainKNN(examples []KNNExample, k int) *KNN {
 func (m *KNN) Len() int { return len(m.examples) }
 
 // Candidates lists every candidate with at least one training score, sorted.
-func (m *KNN) Candidates() []string { return scoredModels(m.examples) }
+func (m *KNN) Candidates() []string { return slices.Clone(m.cands) }
+
+// tabulate lays out the examples' scores by candidate.
+func (m *KNN) tabulate() {
+	m.cands = scoredModels(m.examples)
+	n := len(m.cands)
+	m.score = make([]float64, len(m.examples)*n)
+	m.has = make([]bool, len(m.examples)*n)
+	for i, ex := range m.examples {
+		for j, c := range m.cands {
+			m.score[i*n+j], m.has[i*n+j] = ex.Scores[c]
+		}
+	}
+}
 
 // weigh turns term counts into an L2-normalised TF-IDF vector; terms unseen
 // in training carry no weight.
@@ -114,8 +140,9 @@ func (m *KNN) Nearest(question string, k int) []Neighbour {
 	vec := m.weigh(termCounts(question))
 	for _, t := range sortedTerms(vec) {
 		w := vec[t]
-		for _, p := range m.postings[t] {
-			sims[p.doc] += w * p.weight
+		p := m.postings[t] // every weighed term has postings
+		for k, doc := range p.docs {
+			sims[doc] += w * p.weights[k]
 		}
 	}
 	out := make([]Neighbour, 0, k+1)
@@ -152,22 +179,28 @@ func insertNeighbour(nbs []Neighbour, nb Neighbour, k int) []Neighbour {
 // Predict returns each allowed candidate's predicted success on question.
 // A candidate no neighbour has a score for is left out.
 func (m *KNN) Predict(question string, allowed []string) map[string]float64 {
-	num := map[string]float64{}
-	den := map[string]float64{}
-	for _, nb := range m.Nearest(question, m.K) {
-		for _, c := range allowed {
-			s, ok := m.examples[nb.Index].Scores[c]
-			if !ok {
-				continue
-			}
-			num[c] += nb.Similarity * s
-			den[c] += nb.Similarity
+	cols := make([]int, 0, len(allowed))
+	for _, c := range allowed {
+		if j, ok := slices.BinarySearch(m.cands, c); ok && !slices.Contains(cols, j) {
+			cols = append(cols, j)
 		}
 	}
-	out := make(map[string]float64, len(den))
-	for c, d := range den {
-		if d > 0 {
-			out[c] = num[c] / d
+	num := make([]float64, len(cols))
+	den := make([]float64, len(cols))
+	n := len(m.cands)
+	for _, nb := range m.Nearest(question, m.K) {
+		for k, j := range cols {
+			if !m.has[nb.Index*n+j] {
+				continue
+			}
+			num[k] += nb.Similarity * m.score[nb.Index*n+j]
+			den[k] += nb.Similarity
+		}
+	}
+	out := make(map[string]float64, len(cols))
+	for k, j := range cols {
+		if den[k] > 0 {
+			out[m.cands[j]] = num[k] / den[k]
 		}
 	}
 	return out

@@ -43,6 +43,47 @@ func TestKNNPredictIsSimilarityWeightedMean(t *testing.T) {
 	}
 }
 
+func TestKNNPredictSkipsNeighboursWithoutAScore(t *testing.T) {
+	m := policies.TrainKNN([]policies.KNNExample{
+		{Question: "prime numbers below ten", Scores: map[string]float64{"small": 1, "large": 0}},
+		{Question: "prime numbers below twenty", Scores: map[string]float64{"large": 1}},
+		{Question: "translate this poem", Scores: map[string]float64{"small": 0}},
+	}, 3)
+	if got := m.Candidates(); strings.Join(got, ",") != "large,small" {
+		t.Fatalf("candidates %v, want large,small", got)
+	}
+	nbs := m.Nearest("prime numbers below ten", 3)
+	if len(nbs) != 2 || nbs[0].Index != 0 || nbs[1].Index != 1 {
+		t.Fatalf("neighbours %+v, want examples 0 and 1 (2 shares no word)", nbs)
+	}
+	// large: both neighbours score it; small: only the first does.
+	wantLarge := nbs[1].Similarity / (nbs[0].Similarity + nbs[1].Similarity)
+	cases := []struct {
+		name    string
+		allowed []string
+		want    map[string]float64
+	}{
+		{"both", []string{"small", "large"}, map[string]float64{"small": 1, "large": wantLarge}},
+		{"one", []string{"large"}, map[string]float64{"large": wantLarge}},
+		{"a name twice", []string{"large", "small", "large"}, map[string]float64{"small": 1, "large": wantLarge}},
+		{"unknown names", []string{"huge", "small"}, map[string]float64{"small": 1}},
+		{"none", nil, map[string]float64{}},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			got := m.Predict("prime numbers below ten", tc.allowed)
+			if len(got) != len(tc.want) {
+				t.Fatalf("predictions %v, want %v", got, tc.want)
+			}
+			for c, w := range tc.want {
+				if g, ok := got[c]; !ok || !near(g, w) {
+					t.Fatalf("predictions %v, want %v", got, tc.want)
+				}
+			}
+		})
+	}
+}
+
 func TestKNNChooseByUtility(t *testing.T) {
 	m := policies.TrainKNN([]policies.KNNExample{
 		{Question: "integrate x squared", Scores: map[string]float64{"small": 0.8, "large": 1}},

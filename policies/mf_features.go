@@ -51,10 +51,20 @@ func (f *featurizer) dim() int {
 // length bucket.
 func (f *featurizer) vector(text string) sparse {
 	w := f.words.vector(text)
-	out := sparse{idx: slices.Clone(w.idx), val: scaled(w.val, f.wordScale)}
+	var c sparse
+	if f.chars != nil {
+		c = f.chars.vector(text)
+	}
+	// Sized once: a training set's rows are most of a replay's memory, and
+	// appends would leave up to a quarter of each row's capacity unused.
+	n := len(w.idx) + len(c.idx) + 1
+	out := sparse{idx: make([]int32, 0, n), val: make([]float64, 0, n)}
+	out.idx = append(out.idx, w.idx...)
+	for _, x := range w.val {
+		out.val = append(out.val, x*f.wordScale)
+	}
 	off := int32(f.words.dim())
 	if f.chars != nil {
-		c := f.chars.vector(text)
 		for k, i := range c.idx {
 			out.idx = append(out.idx, off+i)
 			out.val = append(out.val, c.val[k]*f.charScale)
@@ -64,14 +74,6 @@ func (f *featurizer) vector(text string) sparse {
 	if f.lenScale > 0 {
 		out.idx = append(out.idx, off+int32(lengthBucket(text)))
 		out.val = append(out.val, f.lenScale)
-	}
-	return out
-}
-
-func scaled(v []float64, s float64) []float64 {
-	out := make([]float64, len(v))
-	for i, x := range v {
-		out[i] = x * s
 	}
 	return out
 }

@@ -167,15 +167,23 @@ func (m *MF) step(x sparse, h, g, back []float64, eta float64) {
 			vj[i] -= eta * (g[j]*h[i] + fl2*vj[i])
 		}
 	}
+	// The re-slicings let the compiler drop the bounds checks of the
+	// innermost loops, most of a replay's time.
+	g, back = g[:k], back[:d]
+	val := x.val[:len(x.idx)]
 	for n, f := range x.idx {
-		xf := x.val[n]
+		xf := val[n]
 		row := m.w[int(f)*k : int(f)*k+k]
-		for j := range k {
-			row[j] -= eta * (g[j]*xf + l2*row[j])
+		row = row[:len(g)]
+		for j, gj := range g {
+			row[j] -= eta * (gj*xf + l2*row[j])
+		}
+		if d == 0 {
+			continue
 		}
 		pr := m.p[int(f)*d : int(f)*d+d]
-		for i := range d {
-			pr[i] -= eta * (back[i]*xf + fl2*pr[i])
+		for i, bi := range back {
+			pr[i] -= eta * (bi*xf + fl2*pr[i])
 		}
 	}
 }
@@ -204,10 +212,13 @@ func (m *MF) logits(x sparse) []float64 {
 func (m *MF) logitsWith(x sparse, h []float64) []float64 {
 	k, d := len(m.models), m.opts.Dim
 	z := slices.Clone(m.b)
+	val := x.val[:len(x.idx)]
 	for n, f := range x.idx {
 		row := m.w[int(f)*k : int(f)*k+k]
-		for j := range k {
-			z[j] += row[j] * x.val[n]
+		row = row[:len(z)]
+		xv := val[n]
+		for j, wj := range row {
+			z[j] += wj * xv
 		}
 	}
 	for j := range k {
