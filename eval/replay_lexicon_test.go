@@ -26,7 +26,7 @@ func TestEvalReplayLexiconChangesNoFigure(t *testing.T) {
 				t.Fatal(err)
 			}
 			empty := policies.NewLexicon(nil)
-			opts.LogReg.Lexicon, opts.MF.Lexicon = empty, empty
+			opts.LogReg.Lexicon, opts.MF.Lexicon, opts.KNN.Lexicon = empty, empty, empty
 			own, err := Replay(s, opts)
 			if err != nil {
 				t.Fatal(err)

@@ -13,11 +13,11 @@ func trainRouter(set *ReplaySet, opts ReplayOptions, name string) policies.Route
 	case LogRegName:
 		return policies.TrainLogReg(examples, opts.LogReg)
 	case MFName:
-		return policies.TrainMFRouter(examples, opts.MF, opts.K)
+		return policies.TrainMFRouter(examples, opts.MF, opts.KNN.K)
 	case BlendName:
-		return &policies.Blend{Routers: []policies.Router{policies.TrainLogReg(examples, opts.LogReg), policies.TrainKNN(examples, opts.K)}}
+		return &policies.Blend{Routers: []policies.Router{policies.TrainLogReg(examples, opts.LogReg), policies.TrainKNNWith(examples, opts.KNN)}}
 	}
-	return policies.TrainKNN(examples, opts.K)
+	return policies.TrainKNNWith(examples, opts.KNN)
 }
 
 // RouterNames are the learned routers a replay trains and sweeps.
@@ -49,17 +49,18 @@ func routerWeights(w, latency, scale float64) policies.UtilityWeights {
 	return policies.UtilityWeights{Cost: w, Latency: latency, CostScale: scale}
 }
 
-// withLexicon gives the routers that cut questions into words and
-// character n-grams (all but knn) one tokenisation of every question of the
-// set, shared by the sweep's router and the operating point's folds, when
-// opts name such a router and set none.
+// withLexicon gives the learned routers one tokenisation of every question
+// of the set, shared by the sweep's router and the operating point's
+// folds, when opts name a router that cuts questions into character
+// n-grams too (all but knn, which alone would not repay the n-grams) and
+// set none.
 func withLexicon(set *ReplaySet, opts ReplayOptions) ReplayOptions {
 	names := opts.Policies
 	if len(names) == 0 {
 		names = DefaultReplayPolicies
 	}
 	if !slices.ContainsFunc(names, func(n string) bool { return isRouterName(n) && n != KNNName }) ||
-		opts.LogReg.Lexicon != nil || opts.MF.Lexicon != nil {
+		opts.LogReg.Lexicon != nil || opts.MF.Lexicon != nil || opts.KNN.Lexicon != nil {
 		return opts
 	}
 	texts := make([]string, 0, len(set.Train)+len(set.Test))
@@ -69,6 +70,6 @@ func withLexicon(set *ReplaySet, opts ReplayOptions) ReplayOptions {
 		}
 	}
 	lex := policies.NewLexicon(texts)
-	opts.LogReg.Lexicon, opts.MF.Lexicon = lex, lex
+	opts.LogReg.Lexicon, opts.MF.Lexicon, opts.KNN.Lexicon = lex, lex, lex
 	return opts
 }

@@ -32,7 +32,7 @@ type ReplayOptions struct {
 	Policies    []string // names; empty: DefaultReplayPolicies
 	CostWeights []float64
 	Latency     float64 // the knn router's latency weight
-	K           int     // knn neighbours; 0: default
+	KNN         policies.KNNOptions // zero fields: the knn router's defaults
 	LogReg      policies.LogRegOptions
 	MF          policies.MFOptions // zero fields: the mf router's defaults
 	Seed        uint64             // for random

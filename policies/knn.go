@@ -1,11 +1,6 @@
 package policies
 
-import (
-	"math"
-	"slices"
-	"strings"
-	"unicode"
-)
+import "slices"
 
 // KNNExample is one past task with the outcome each candidate model had on
 // it (a score in [0,1]; candidates that never ran it are absent).
@@ -25,8 +20,13 @@ type KNNExample struct {
 type KNN struct {
 	K        int
 	examples []KNNExample
-	idf      map[string]float64
-	postings map[string]*postings // term → the examples holding it
+	vec      *vectorizer // words, every one seen in training
+	// The inverted index, by word: the examples holding word f are
+	// docs[offs[f]:offs[f+1]], in index order, with the word's weight in
+	// each at the same places of weights.
+	offs    []int32
+	docs    []int32
+	weights []float64
 	// cands are the scored candidates, sorted; score[i*len(cands)+j] is
 	// example i's score for cands[j] when has says there is one (a
 	// table, as reading the examples' maps was much of a prediction).
@@ -35,12 +35,12 @@ type KNN struct {
 	has   []bool
 }
 
-// postings are the examples holding a term, in index order, and the term's
-// weight in each: two arrays sized to the term's document frequency, as a
-// large training set's index is most of a replay's knn memory.
-type postings struct {
-	docs    []int32
-	weights []float64
+// KNNOptions configure TrainKNNWith.
+type KNNOptions struct {
+	K int // neighbours; ≤ 0: defaultK
+	// Lexicon, when set, holds the tokenisation of the training texts
+	// (and of questions to predict), done once; it changes no result.
+	Lexicon *Lexicon
 }
 
 // DefaultKNNNeighbours caps K when none is given; chosen on a held-out
@@ -56,28 +56,35 @@ func defaultK(examples int) int {
 // TrainKNN indexes the examples. k ≤ 0 picks K from the number of
 // examples (see defaultK).
 func TrainKNN(examples []KNNExample, k int) *KNN {
+	return TrainKNNWith(examples, KNNOptions{K: k})
+}
+
+// TrainKNNWith indexes the examples as opts say.
+func TrainKNNWith(examples []KNNExample, opts KNNOptions) *KNN {
+	k := opts.K
 	if k <= 0 {
 		k = defaultK(len(examples))
 	}
-	m := &KNN{K: k, examples: examples, idf: map[string]float64{}, postings: map[string]*postings{}}
-	df := map[string]int{}
-	counts := make([]map[string]int, len(examples))
+	m := &KNN{K: k, examples: examples, vec: newVectorizer(questionsOf(examples), false, 1, opts.Lexicon)}
+	m.tabulate()
+	xs := make([]sparse, len(examples))
+	m.offs = make([]int32, m.vec.dim()+1)
 	for i, ex := range examples {
-		counts[i] = termCounts(ex.Question)
-		for t := range counts[i] {
-			df[t]++
+		xs[i] = m.vec.vector(ex.Question)
+		for _, f := range xs[i].idx {
+			m.offs[f+1]++
 		}
 	}
-	for t, d := range df {
-		m.idf[t] = smoothIDF(d, len(examples))
-		m.postings[t] = &postings{docs: make([]int32, 0, d), weights: make([]float64, 0, d)}
+	for f := range m.vec.dim() {
+		m.offs[f+1] += m.offs[f]
 	}
-	m.tabulate()
-	for i, c := range counts {
-		for t, w := range m.weigh(c) {
-			p := m.postings[t]
-			p.docs = append(p.docs, int32(i))
-			p.weights = append(p.weights, w)
+	next := slices.Clone(m.offs[:len(m.offs)-1])
+	m.docs = make([]int32, m.offs[len(m.offs)-1])
+	m.weights = make([]float64, len(m.docs))
+	for i, x := range xs {
+		for n, f := range x.idx {
+			m.docs[next[f]], m.weights[next[f]] = int32(i), x.val[n]
+			next[f]++
 		}
 	}
 	return m
@@ -102,28 +109,6 @@ func (m *KNN) tabulate() {
 	}
 }
 
-// weigh turns term counts into an L2-normalised TF-IDF vector; terms unseen
-// in training carry no weight.
-func (m *KNN) weigh(counts map[string]int) map[string]float64 {
-	vec := make(map[string]float64, len(counts))
-	norm := 0.0
-	for _, t := range sortedTerms(counts) { // a fixed order sums bit-for-bit alike every run
-		c := counts[t]
-		idf, ok := m.idf[t]
-		if !ok {
-			continue
-		}
-		w := (1 + math.Log(float64(c))) * idf
-		vec[t] = w
-		norm += w * w
-	}
-	norm = math.Sqrt(norm)
-	for t := range vec {
-		vec[t] /= norm
-	}
-	return vec
-}
-
 // Neighbour is a training example and its cosine similarity to a query.
 type Neighbour struct {
 	Index      int
@@ -137,12 +122,15 @@ func (m *KNN) Nearest(question string, k int) []Neighbour {
 		return nil
 	}
 	sims := make([]float64, len(m.examples))
-	vec := m.weigh(termCounts(question))
-	for _, t := range sortedTerms(vec) {
-		w := vec[t]
-		p := m.postings[t] // every weighed term has postings
-		for k, doc := range p.docs {
-			sims[doc] += w * p.weights[k]
+	// Words in index order, which is their sorted order: the sums come
+	// out bit for bit alike every run.
+	vec := m.vec.vector(question)
+	for n, f := range vec.idx {
+		w := vec.val[n]
+		lo, hi := m.offs[f], m.offs[f+1]
+		weights := m.weights[lo:hi]
+		for k, doc := range m.docs[lo:hi] {
+			sims[doc] += w * weights[k]
 		}
 	}
 	out := make([]Neighbour, 0, k+1)
@@ -204,26 +192,4 @@ func (m *KNN) Predict(question string, allowed []string) map[string]float64 {
 		}
 	}
 	return out
-}
-
-// sortedTerms lists m's keys in order: summing floating-point terms in map
-// order would let ties between neighbours fall differently from run to run.
-func sortedTerms[V any](m map[string]V) []string {
-	out := make([]string, 0, len(m))
-	for t := range m {
-		out = append(out, t)
-	}
-	slices.Sort(out)
-	return out
-}
-
-// termCounts splits text into lower-case words of letters or digits.
-func termCounts(text string) map[string]int {
-	counts := map[string]int{}
-	for _, w := range strings.FieldsFunc(strings.ToLower(text), func(r rune) bool {
-		return !unicode.IsLetter(r) && !unicode.IsDigit(r)
-	}) {
-		counts[w]++
-	}
-	return counts
 }

@@ -61,8 +61,8 @@ func TestLexiconVectorsAreTheStringPathsBitForBit(t *testing.T) {
 	}
 }
 
-// TestLexiconLeavesRoutersUnchanged trains the routers that cut words and
-// n-grams with and without a lexicon; their predictions must be identical,
+// TestLexiconLeavesRoutersUnchanged trains the routers that cut words (and
+// n-grams) with and without a lexicon; their predictions must be identical,
 // on the training questions and on others.
 func TestLexiconLeavesRoutersUnchanged(t *testing.T) {
 	texts := lexiconTexts()
@@ -85,6 +85,7 @@ func TestLexiconLeavesRoutersUnchanged(t *testing.T) {
 		{"lr, words only", func(l *Lexicon) Router { return TrainLogReg(examples, LogRegOptions{Lexicon: l, NoBigrams: true}) }},
 		{"mf with families", func(l *Lexicon) Router { return TrainMFRouter(examples, MFOptions{Lexicon: l}, 0) }},
 		{"mf without families", func(l *Lexicon) Router { return TrainMFRouter(noFamilies, MFOptions{Lexicon: l}, 0) }},
+		{"knn", func(l *Lexicon) Router { return TrainKNNWith(examples, KNNOptions{K: 4, Lexicon: l}) }},
 	}
 	models := []string{"big", "mid", "small"}
 	for _, tc := range cases {

@@ -52,7 +52,7 @@ func TrainMFRouter(examples []KNNExample, opts MFOptions, k int) Router {
 	if r, ok := TrainTaskResidual(examples, ropts); ok {
 		return r
 	}
-	return &Blend{Routers: []Router{TrainMF(examples, opts), TrainKNN(examples, k)}}
+	return &Blend{Routers: []Router{TrainMF(examples, opts), TrainKNNWith(examples, KNNOptions{K: k, Lexicon: opts.Lexicon})}}
 }
 
 // mfCache keeps trained mf routers by file, retrained when it changes.

@@ -142,8 +142,7 @@ func features(text string, bigrams bool) map[string]int {
 	return counts
 }
 
-// wordsOf splits text into lower-case words of letters or digits, the
-// tokens termCounts counts.
+// wordsOf splits text into lower-case words of letters or digits.
 func wordsOf(text string) []string {
 	return strings.FieldsFunc(strings.ToLower(text), func(r rune) bool {
 		return !unicode.IsLetter(r) && !unicode.IsDigit(r)

@@ -27,7 +27,7 @@ func (f *evalFlags) runReplay(cmd *cobra.Command, g *globals, pref policies.Pref
 	progress, done := g.replayProgress()
 	rep, err := eval.Replay(set, eval.ReplayOptions{
 		Policies: splitList(f.policies), CostWeights: weights, Latency: f.latencyWeight,
-		K: f.neighbours, LogReg: policies.LogRegOptions{L2: f.l2}, Seed: f.seed, Base: f.base, Preference: pref,
+		KNN: policies.KNNOptions{K: f.neighbours}, LogReg: policies.LogRegOptions{L2: f.l2}, Seed: f.seed, Base: f.base, Preference: pref,
 		Progress: progress,
 	})
 	done()
