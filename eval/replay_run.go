@@ -31,7 +31,7 @@ var DefaultCostWeights = []float64{0, 0.03, 0.05, 0.07, 0.1, 0.15, 0.2, 0.3, 0.5
 type ReplayOptions struct {
 	Policies    []string // names; empty: DefaultReplayPolicies
 	CostWeights []float64
-	Latency     float64 // the knn router's latency weight
+	Latency     float64             // the knn router's latency weight
 	KNN         policies.KNNOptions // zero fields: the knn router's defaults
 	LogReg      policies.LogRegOptions
 	MF          policies.MFOptions // zero fields: the mf router's defaults
