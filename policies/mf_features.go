@@ -55,8 +55,9 @@ func (f *featurizer) vector(text string) sparse {
 	if f.chars != nil {
 		c = f.chars.vector(text)
 	}
-	// Sized once: a training set's rows are most of a replay's memory, and
-	// appends would leave up to a quarter of each row's capacity unused.
+	// Sized once: a training set's rows are the largest share of a
+	// replay's memory, and growing a row by appends leaves part of its
+	// capacity unused.
 	n := len(w.idx) + len(c.idx) + 1
 	out := sparse{idx: make([]int32, 0, n), val: make([]float64, 0, n)}
 	out.idx = append(out.idx, w.idx...)
