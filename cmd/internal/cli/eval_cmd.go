@@ -79,7 +79,7 @@ answer they choose is charged what it recorded. Costs print in USD per 1,000
 tasks. On a terminal, stderr shows each stage as it runs (training routers,
 scoring policies, choosing operating points); a set the size of
 llmrouter-nim9 takes under a minute on two cores, a pool of 36,000 questions
-and 11 models about 9 minutes and 6.5 GiB of memory.
+and 11 models about 9 minutes and 6.3 GiB of memory.
 
 The knn, blend and mf policies also run live (--policy knn, or knn:PATH,
 and so on; the cost and latency preferences set their weights): they learn from
