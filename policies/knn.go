@@ -18,9 +18,9 @@ type KNNExample struct {
 // candidate's predicted success is the similarity-weighted mean of its
 // scores over the K nearest examples that have a score for it.
 type KNN struct {
-	K        int
-	examples []KNNExample
-	vec      *vectorizer // words, every one seen in training
+	K   int
+	n   int         // training examples
+	vec *vectorizer // words, every one seen in training
 	// The inverted index, by word: the examples holding word f are
 	// docs[offs[f]:offs[f+1]], in index order, with the word's weight in
 	// each at the same places of weights.
@@ -65,8 +65,8 @@ func TrainKNNWith(examples []KNNExample, opts KNNOptions) *KNN {
 	if k <= 0 {
 		k = defaultK(len(examples))
 	}
-	m := &KNN{K: k, examples: examples, vec: newVectorizer(questionsOf(examples), false, 1, opts.Lexicon)}
-	m.tabulate()
+	m := &KNN{K: k, n: len(examples), vec: newVectorizer(questionsOf(examples), false, 1, opts.Lexicon)}
+	m.tabulate(examples)
 	xs := make([]sparse, len(examples))
 	m.offs = make([]int32, m.vec.dim()+1)
 	for i, ex := range examples {
@@ -91,18 +91,18 @@ func TrainKNNWith(examples []KNNExample, opts KNNOptions) *KNN {
 }
 
 // Len is the number of training examples.
-func (m *KNN) Len() int { return len(m.examples) }
+func (m *KNN) Len() int { return m.n }
 
 // Candidates lists every candidate with at least one training score, sorted.
 func (m *KNN) Candidates() []string { return slices.Clone(m.cands) }
 
 // tabulate lays out the examples' scores by candidate.
-func (m *KNN) tabulate() {
-	m.cands = scoredModels(m.examples)
+func (m *KNN) tabulate(examples []KNNExample) {
+	m.cands = scoredModels(examples)
 	n := len(m.cands)
-	m.score = make([]float64, len(m.examples)*n)
-	m.has = make([]bool, len(m.examples)*n)
-	for i, ex := range m.examples {
+	m.score = make([]float64, len(examples)*n)
+	m.has = make([]bool, len(examples)*n)
+	for i, ex := range examples {
 		for j, c := range m.cands {
 			m.score[i*n+j], m.has[i*n+j] = ex.Scores[c]
 		}
@@ -121,7 +121,7 @@ func (m *KNN) Nearest(question string, k int) []Neighbour {
 	if k <= 0 {
 		return nil
 	}
-	sims := make([]float64, len(m.examples))
+	sims := make([]float64, m.n)
 	// Words in index order, which is their sorted order: the sums come
 	// out bit for bit alike every run.
 	vec := m.vec.vector(question)

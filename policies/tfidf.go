@@ -84,18 +84,15 @@ func (v *vectorizer) vector(text string) sparse {
 	return weighCounts(counts, v.idf)
 }
 
-// idfOf is the smoothed IDF of document frequencies over n texts.
+// idfOf is the IDF of document frequencies over n texts, smoothed as if
+// one more text held every term: ln((1+n)/(1+d)) + 1.
 func idfOf(df []int, n int) []float64 {
 	idf := make([]float64, len(df))
 	for i, d := range df {
-		idf[i] = smoothIDF(d, n)
+		idf[i] = math.Log((1+float64(n))/(1+float64(d))) + 1
 	}
 	return idf
 }
-
-// smoothIDF is the IDF of a term in d of n texts, smoothed as if one more
-// text held every term: ln((1+n)/(1+d)) + 1.
-func smoothIDF(d, n int) float64 { return math.Log((1+float64(n))/(1+float64(d))) + 1 }
 
 // weighCounts turns counts by feature index into an L2-normalised sparse
 // TF-IDF vector, its indexes sorted.
