@@ -35,13 +35,18 @@ type foldRow struct {
 
 // outOfFold routes every train row of set at every weight of grid with the
 // named router trained on the other folds. The folds train side by side,
-// as many at once as Go has processors to run them: each holds its own
-// features of most of train, gigabytes on a pool of tens of thousands of
-// questions, and more at once would not finish sooner.
+// opts.Parallel at once, else as many as Go has processors to run them:
+// each holds its own features of most of train, hundreds of megabytes on a
+// pool of tens of thousands of questions, and more at once would not
+// finish sooner.
 func outOfFold(set *ReplaySet, opts ReplayOptions, name string, grid []float64) []foldRow {
 	folds := set.operatingFolds()
 	parts := make([][]foldRow, len(folds))
-	slots := make(chan struct{}, max(1, runtime.GOMAXPROCS(0)))
+	atOnce := opts.Parallel
+	if atOnce <= 0 {
+		atOnce = runtime.GOMAXPROCS(0)
+	}
+	slots := make(chan struct{}, atOnce)
 	var wg sync.WaitGroup
 	for f, fold := range folds {
 		if len(fold.Train) == 0 || len(fold.Test) == 0 {

@@ -1,6 +1,7 @@
 package eval
 
 import (
+	"encoding/json"
 	"fmt"
 	"math"
 	"math/rand/v2"
@@ -152,5 +153,26 @@ func BenchmarkPickOperating(b *testing.B) {
 	}
 	for b.Loop() {
 		pickOperating(rows, AIQGrid, KNNName)
+	}
+}
+
+// TestEvalReplayFoldsAtOnceChangeNoFigure replays a set with the operating
+// point's folds trained one at a time, two at a time and all at once: the
+// reports must be byte-identical.
+func TestEvalReplayFoldsAtOnceChangeNoFigure(t *testing.T) {
+	set := syntheticSet(t)
+	var want []byte
+	for _, parallel := range []int{1, 2, OperatingFolds} {
+		rep, err := Replay(set, ReplayOptions{Policies: []string{KNNName, LogRegName}, CostWeights: []float64{0, 0.2},
+			Parallel: parallel})
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, _ := json.Marshal(rep)
+		if want == nil {
+			want = got
+		} else if string(got) != string(want) {
+			t.Fatalf("%d folds at once: report differs:\n%s\n%s", parallel, got, want)
+		}
 	}
 }

@@ -157,33 +157,39 @@ type knnPolicy struct {
 }
 
 // predictionCache is what a router trained on set's train rows knows
-// before answering a question: its predictions, kept per question so that
-// a sweep over cost weights predicts each question once, and the
+// before answering a scored question: its predictions, made once per
+// question so that a sweep over cost weights shares them, and the
 // estimated cost and latency of each model's answer (answerEstimates).
+// The router itself is not kept: on a pool of tens of thousands of
+// questions each router holds hundreds of megabytes, and the operating
+// point's folds train theirs while the sweep's caches are still in use.
 type predictionCache struct {
-	model    policies.Router
-	models   []string
 	byText   map[string]map[string]float64
 	answers  *answerEstimates
 	cheapest string // what a question no prediction covers goes to
 }
 
+// newPredictionCache predicts every scored row of set (its Test rows) with
+// model.
 func newPredictionCache(model policies.Router, set *ReplaySet) *predictionCache {
 	names := make([]string, len(set.Models))
 	for i, m := range set.Models {
 		names[i] = m.Name
 	}
-	return &predictionCache{model: model, models: names, byText: map[string]map[string]float64{},
-		answers: set.answerEstimates(), cheapest: cheapestOnTrain(set.Models, set.Train)}
+	byText := make(map[string]map[string]float64, len(set.Test))
+	for _, row := range set.Test {
+		if _, ok := byText[row.Question]; !ok {
+			byText[row.Question] = model.Predict(row.Question, names)
+		}
+	}
+	return &predictionCache{byText: byText, answers: set.answerEstimates(),
+		cheapest: cheapestOnTrain(set.Models, set.Train)}
 }
 
+// predict is the router's prediction for a scored question; nil, which
+// sends it to the cheapest model, for any other.
 func (c *predictionCache) predict(question string) map[string]float64 {
-	if p, ok := c.byText[question]; ok {
-		return p
-	}
-	p := c.model.Predict(question, c.models)
-	c.byText[question] = p
-	return p
+	return c.byText[question]
 }
 
 func (p knnPolicy) Name() string { return routerPolicyName(p.router, p.weights.Cost) }

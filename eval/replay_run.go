@@ -38,6 +38,10 @@ type ReplayOptions struct {
 	Seed        uint64             // for random
 	Base        string             // the reward's base policy; empty: cheapest
 	Preference  policies.PreferenceVector
+	// Parallel is how many of the operating point's folds train at once;
+	// 0 is one per processor Go uses. Each holds its own router, trained
+	// on four fifths of train: on large pools memory grows with it.
+	Parallel int
 	// Progress, when set, is told of each step of the replay
 	// (ReplayProgress), from one goroutine at a time.
 	Progress func(ReplayProgress)

@@ -28,7 +28,7 @@ func (f *evalFlags) runReplay(cmd *cobra.Command, g *globals, pref policies.Pref
 	rep, err := eval.Replay(set, eval.ReplayOptions{
 		Policies: splitList(f.policies), CostWeights: weights, Latency: f.latencyWeight,
 		KNN: policies.KNNOptions{K: f.neighbours}, LogReg: policies.LogRegOptions{L2: f.l2}, Seed: f.seed, Base: f.base, Preference: pref,
-		Progress: progress,
+		Parallel: f.parallel, Progress: progress,
 	})
 	done()
 	if err != nil {

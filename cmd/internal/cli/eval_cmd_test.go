@@ -41,6 +41,7 @@ func TestEvalCommandUsageErrors(t *testing.T) {
 		{"bad preference", []string{"--replay", dir, "--preference", "1,1"}, "three weights"},
 		{"base outside the policies", []string{"--tasks", tasks, "--policy", "cheapest", "--base", "strongest"}, "--base"},
 		{"bad repeat", []string{"--tasks", tasks, "--policy", "cheapest", "--repeat", "0"}, "--repeat"},
+		{"negative parallel", []string{"--replay", dir, "--parallel", "-1"}, "--parallel must not be negative"},
 		{"unknown flag", []string{"--replay", dir, "--frobnicate"}, "frobnicate"},
 		{"bad task file says where", []string{"--tasks", tasks, "--policy", "cheapest"}, tasks + `:2: missing "answer"`},
 		{"missing replay dir", []string{"--replay", filepath.Join(dir, "none")}, "scores_train.json"},
