@@ -53,7 +53,9 @@ type ReplayOptions struct {
 var DefaultPreference = policies.PreferenceVector{Outcome: 1, Cost: 1, Latency: 1}
 
 // BuildReplayPolicies resolves names against the set; "singles" expands to
-// every fixed:MODEL and "knn" to one router per cost weight.
+// every fixed:MODEL and "knn" to one router per cost weight. A learned
+// router predicts the set's scored (Test) rows when it is built and keeps
+// only those predictions: any other question goes to the cheapest model.
 func BuildReplayPolicies(set *ReplaySet, opts ReplayOptions) ([]ReplayPolicy, error) {
 	names := opts.Policies
 	if len(names) == 0 {
