@@ -29,6 +29,7 @@ var allowedImports = map[string][]string{
 	"service":                                  {"internal/fsutil"},
 	"cmd/internal/buildinfo":                   {},
 	"internal/queuemark":                       {},
+	"internal/httpstop":                        {},
 	"internal/fsutil":                          {},
 	"internal/memtrim":                         {},
 	"internal/scriptedmodel":                   {},
@@ -42,7 +43,7 @@ var allowedImports = map[string][]string{
 	"ui":                                       {},
 	"secrets":                                  {"internal/fsutil"},
 	// the environment and the engine
-	"hub": {"internal/mcpwire", "internal/queuemark", "internal/proc", "internal/supervise", "events"},
+	"hub": {"internal/mcpwire", "internal/queuemark", "internal/proc", "internal/supervise", "internal/httpstop", "events"},
 	// the client the MCP conformance suite drives, over the hub's own code
 	"hub/internal/conformanceclient": {"hub"},
 	"modelhost":                      {"internal/mcpwire", "internal/proc", "internal/supervise"},
@@ -52,7 +53,7 @@ var allowedImports = map[string][]string{
 	"policies":                       {"conductor", "hub", "llm", "runlog", "internal/fsutil"},
 	"tools":                          {"retriever", "events", "internal/proc"},
 	"config":                         {"conductor", "hub", "llm", "policies", "internal/fsutil"},
-	"mcp":                            {"conductor", "hub", "events", "internal/mcpwire", "internal/queuemark"},
+	"mcp":                            {"conductor", "hub", "events", "internal/mcpwire", "internal/queuemark", "internal/httpstop"},
 	"eval":                           {"conductor", "llm", "policies", "runlog", "internal/fsutil"},
 	"bench":                          {"conductor", "hub", "llm", "mcp", "policies", "events", "internal/proc"},
 	// the composition root and the CLI glue

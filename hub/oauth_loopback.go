@@ -10,6 +10,8 @@ import (
 	"net/http"
 	"strconv"
 	"time"
+
+	"github.com/toolhub/toolhub/internal/httpstop"
 )
 
 // loopback receives the authorization server's redirect on 127.0.0.1
@@ -37,6 +39,7 @@ func listenLoopback(port int, server, state string) (*loopback, error) {
 	mux := http.NewServeMux()
 	mux.HandleFunc("GET /callback", l.callback)
 	l.srv = &http.Server{Handler: mux, ReadHeaderTimeout: 10 * time.Second}
+	httpstop.Track(l.srv) // browsers open spare connections; they must not hold close
 	go func() { _ = l.srv.Serve(ln) }()
 	return l, nil
 }
@@ -108,9 +111,12 @@ func (l *loopback) wait(ctx context.Context, timeout time.Duration) (callbackRes
 	}
 }
 
-// close stops listening.
+// close stops listening, letting the answer to the browser finish for up
+// to a second.
 func (l *loopback) close() {
 	ctx, cancel := context.WithTimeout(context.Background(), time.Second)
 	defer cancel()
-	_ = l.srv.Shutdown(ctx)
+	if err := l.srv.Shutdown(ctx); err != nil {
+		_ = l.srv.Close()
+	}
 }

@@ -12,6 +12,8 @@ import (
 	"time"
 
 	mcpserver "github.com/mark3labs/mcp-go/server"
+
+	"github.com/toolhub/toolhub/internal/httpstop"
 )
 
 // Defaults of HTTPOptions.
@@ -72,6 +74,8 @@ type HTTPServer struct {
 	ln         net.Listener
 	url        string
 	path       string
+	fresh      *httpstop.Tracker
+	log        *slog.Logger
 }
 
 // ListenHTTP binds the endpoint. Sessions are stateful (an unknown
@@ -94,12 +98,13 @@ func (s *Server) ListenHTTP(opts HTTPOptions) (*HTTPServer, error) {
 	if err != nil {
 		return nil, fmt.Errorf("listen on %s: %w", opts.Addr, err)
 	}
-	h := &HTTPServer{ln: ln, url: endpointURL(ln.Addr(), opts.Path), path: opts.Path}
+	h := &HTTPServer{ln: ln, url: endpointURL(ln.Addr(), opts.Path), path: opts.Path, log: s.log}
 	h.srv = &http.Server{
 		ReadHeaderTimeout: headerTimeout,
 		IdleTimeout:       idleTimeout,
 		ErrorLog:          slog.NewLogLogger(s.log.Handler(), slog.LevelWarn),
 	}
+	h.fresh = httpstop.Track(h.srv) // a client's spare connection does not hold a stop
 	ids := &mcpserver.InsecureStatefulSessionIdManager{}
 	h.streamable = s.newStreamable(opts, origins, ids, h.srv)
 	pace := bodyPace{timeout: opts.BodyReadTimeout, grace: opts.BodyRateGrace, minRate: opts.MinBodyRate}
@@ -197,6 +202,8 @@ func (h *HTTPServer) Serve(ctx context.Context) error {
 	shutdownCtx, cancel := context.WithTimeout(context.WithoutCancel(ctx), shutdownGrace)
 	defer cancel()
 	if err := h.streamable.Shutdown(shutdownCtx); err != nil {
+		h.log.Warn("shutdown grace ran out: requests still in flight were cut off",
+			"grace", shutdownGrace, "err", err)
 		h.srv.Close()
 	}
 	if err := <-errc; err != nil && !errors.Is(err, http.ErrServerClosed) {
