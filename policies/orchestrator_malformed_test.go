@@ -9,6 +9,7 @@ import (
 	"github.com/toolhub/toolhub/conductor"
 	"github.com/toolhub/toolhub/events"
 	"github.com/toolhub/toolhub/internal/scriptedmodel"
+	"github.com/toolhub/toolhub/llm"
 	"github.com/toolhub/toolhub/policies"
 )
 
@@ -127,5 +128,49 @@ func TestCancellationStopsInFlightCall(t *testing.T) {
 	last := run.Steps[len(run.Steps)-1]
 	if last.Kind != conductor.StepModel || !strings.Contains(last.Error, "context canceled") {
 		t.Fatalf("last step %+v", last)
+	}
+}
+
+// Research mode finishes only through an answer alias. Without a model
+// that may answer, the orchestrator is never asked: the fallback searches
+// and answers, with any model it may use, else with the passages found.
+func TestResearchWithoutAnAnswerModelUsesTheFallback(t *testing.T) {
+	cases := []struct {
+		name    string
+		experts func(url string) []llm.ModelEndpoint
+		want    string
+	}{
+		{"no model at all", func(string) []llm.ModelEndpoint { return nil },
+			"No model is available to answer; these are the passages the local search found:\n\n[1] The answer is 7."},
+		{"a search model only", func(url string) []llm.ModelEndpoint {
+			return []llm.ModelEndpoint{expertEndpoint(url, policies.RoleSearch)}
+		}, "7"},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			var searches recorder
+			h := startHub(t, docsServer(&searches, "The answer is 7."))
+			orch := scripted(t, scriptedmodel.ToolCallReply("", "search", `{"model": "search-1"}`))
+			expert := scripted(t, scriptedmodel.RawTextReply(`\boxed{7}`))
+			endpoints := append([]llm.ModelEndpoint{orchestratorEndpoint(orch.URL() + "/v1")}, tc.experts(expert.URL()+"/v1")...)
+			eps, _ := newEpisodes(t, h, "orch", endpoints...)
+			run, err := eps.Run(context.Background(), conductor.Task{Text: "what number?"}, &policies.Orchestrator{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if run.Status != conductor.RunAnswered || !run.Forced || !strings.HasPrefix(run.Answer, tc.want) {
+				t.Fatalf("status %s forced %v answer %q, want a forced answer starting %q\n%s",
+					run.Status, run.Forced, run.Answer, tc.want, observations(run))
+			}
+			if !strings.Contains(observations(run), "no allowed model has the answer role") {
+				t.Errorf("the run does not say why it fell back:\n%s", observations(run))
+			}
+			if n := len(orch.Requests()); n != 0 {
+				t.Errorf("the orchestrator got %d requests; it cannot finish, so it is not asked", n)
+			}
+			if got := searches.calls(); len(got) != 1 || got[0]["query"] != "what number?" {
+				t.Errorf("fallback searches = %v", got)
+			}
+		})
 	}
 }

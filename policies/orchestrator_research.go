@@ -1,7 +1,6 @@
 package policies
 
 import (
-	"errors"
 	"fmt"
 
 	"github.com/toolhub/toolhub/conductor"
@@ -23,7 +22,9 @@ func (o *Orchestrator) researchStep(st *conductor.State, mem *OrchestratorMemory
 		table := researchAliases(st)
 		mem.table = table
 		if len(OfferedFrom(table.aliases)[ToolAnswer]) == 0 {
-			return fail(errors.New("no allowed model has the answer role"))
+			// Research mode ends only through an answer alias: without one
+			// the orchestrator could search but never finish.
+			return o.useFallback(st, mem, "no allowed model has the answer role, so the orchestrator cannot answer")
 		}
 		msgs := ResearchMessages(st.Task, o.sentences(st), mem.research, o.counter())
 		return o.orchestratorCall(st, mem, ResearchRequest(st.Orchestrator.ModelID, o.Temperature, msgs, ResearchTools(table.aliases)))
