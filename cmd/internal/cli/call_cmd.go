@@ -32,7 +32,7 @@ or its server is down, 2 for a usage or config error (unknown tool, bad
 arguments).`,
 		Example: `  toolhub call everything__get-sum --args '{"a":2,"b":3}'
   toolhub call everything__echo --arg message=hello`,
-		Args: cobra.ExactArgs(1),
+		Args: oneToolName,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if argsJSON != "" && len(kv) > 0 {
 				return usageError("use either --args or --arg, not both")
@@ -160,6 +160,18 @@ func printResult(w io.Writer, raw json.RawMessage) error {
 	}
 	if len(r.Content) == 0 && len(r.StructuredContent) > 0 {
 		return writeJSON(w, r.StructuredContent)
+	}
+	return nil
+}
+
+// oneToolName checks call's arguments: one tool name, its arguments in
+// flags.
+func oneToolName(_ *cobra.Command, args []string) error {
+	switch {
+	case len(args) == 0:
+		return usageError("call needs a tool name, SERVER__TOOL as toolhub tools lists them")
+	case len(args) > 1:
+		return usageError("call takes one tool name, got %d words: give the tool's arguments with --args '{...}' or --arg key=value", len(args))
 	}
 	return nil
 }

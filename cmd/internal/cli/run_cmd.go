@@ -22,7 +22,7 @@ func newRunCommand(g *globals) *cobra.Command {
 	var budget float64
 	var asJSON bool
 	cmd := &cobra.Command{
-		Use:   "run TASK",
+		Use:   "run TASK...",
 		Short: "Run one orchestration episode and print its steps live",
 		Long: `Runs one episode: the policy (the orchestrator model by default) decides, the
 hub checks and runs each tool or model call, and every step is printed as it
@@ -35,10 +35,16 @@ retrieve-answer or knn (a router trained on recorded outcomes; see toolhub
 eval). Without a reachable orchestrator, or in research mode without a
 model of the answer role, the run says so and uses retrieve-answer, which
 returns the passages it found when no model may answer. --json prints the
-whole run (task, steps, answer, totals).`,
+whole run (task, steps, answer, totals). A task of several words need not be
+quoted: they are joined with spaces.`,
 		Example: `  toolhub run "What does our travel policy say about per diems?"
   toolhub run --mode tools --policy fixed:gpt5 "Summarise open issues"`,
-		Args: cobra.ExactArgs(1),
+		Args: func(_ *cobra.Command, args []string) error {
+			if len(args) == 0 {
+				return usageError(`run needs a task: toolhub run "What does our travel policy say?"`)
+			}
+			return nil
+		},
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if mode != string(conductor.ModeResearch) && mode != string(conductor.ModeTools) {
 				return usageError("--mode %q: want research or tools", mode)
@@ -69,7 +75,7 @@ whole run (task, steps, answer, totals).`,
 			if asJSON {
 				live = io.Discard
 			}
-			req := conductor.Request{RunID: conductor.NewRunID(), Task: args[0], Mode: conductor.Mode(mode),
+			req := conductor.Request{RunID: conductor.NewRunID(), Task: strings.Join(args, " "), Mode: conductor.Mode(mode),
 				Policy: policy, Preference: prefRaw, BudgetUSD: budget, MaxTurns: maxTurns}
 			stop := printSteps(live, d.Bus(), req.RunID)
 			run, err := d.RunEpisode(ctx, req)

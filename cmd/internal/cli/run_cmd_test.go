@@ -50,7 +50,8 @@ func TestRunCommandJSON(t *testing.T) {
 	defer orch.Close()
 	expert := scriptedmodel.New()
 	defer expert.Close()
-	code, stdout, stderr := runSub(t, newRunCommand, modelsConfig(t, orch, expert), "--json", "--max-turns", "2", "q")
+	// A task of several unquoted words is one task.
+	code, stdout, stderr := runSub(t, newRunCommand, modelsConfig(t, orch, expert), "--json", "--max-turns", "2", "what", "is", "q")
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, stderr)
 	}
@@ -58,7 +59,7 @@ func TestRunCommandJSON(t *testing.T) {
 	if err := json.Unmarshal([]byte(stdout), &run); err != nil {
 		t.Fatalf("not a run: %v\n%s", err, stdout)
 	}
-	if run.Status != conductor.RunNoAnswer || run.Totals.Turns != 2 || run.Policy != "orchestrator" {
+	if run.Status != conductor.RunNoAnswer || run.Totals.Turns != 2 || run.Policy != "orchestrator" || run.Task != "what is q" {
 		t.Fatalf("run %+v", run)
 	}
 }
@@ -75,7 +76,7 @@ func TestRunCommandUsage(t *testing.T) {
 		{"bad preference", []string{"--preference", "loud", "q"}, "--preference: "},
 		{"bad preference object", []string{"--preference", `{"privacy": "nowhere"}`, "q"}, "--preference: "},
 		{"negative budget", []string{"--budget", "-1", "q"}, "--budget -1"},
-		{"no task", nil, "accepts 1 arg"},
+		{"no task", nil, "run needs a task"},
 	}
 	orch := scriptedmodel.New()
 	defer orch.Close()
