@@ -3,6 +3,8 @@ package config
 import (
 	"strings"
 	"testing"
+
+	"github.com/toolhub/toolhub/hub"
 )
 
 func TestServeSpecsKeepBadEntriesAsInvalid(t *testing.T) {
@@ -59,13 +61,16 @@ func TestServeSpecsKeepBadEntriesAsInvalid(t *testing.T) {
 
 func TestParseServeKeepsBadEntriesAside(t *testing.T) {
 	cases := []struct {
-		name  string
-		entry string
-		want  string // a problem of the bad entry, with its position
+		name          string
+		entry         string
+		want          string        // a problem of the bad entry, with its position
+		wantTransport hub.Transport // empty: the entry does not say
 	}{
-		{"unknown type", `{"type": "websocket", "url": "https://x.example/mcp"}`, `c.json:3:19: server "bad": unknown type "websocket"`},
-		{"no command or url", `{"args": ["x"]}`, `c.json:3:3: server "bad": needs "command"`},
-		{"bad url", `{"url": "ftp://x.example"}`, `c.json:3:18: server "bad": url: want an http:// or https:// URL`},
+		{"unknown type", `{"type": "websocket", "url": "https://x.example/mcp"}`, `c.json:3:19: server "bad": unknown type "websocket"`, hub.TransportHTTP},
+		{"no command or url", `{"args": ["x"]}`, `c.json:3:3: server "bad": needs "command"`, ""},
+		{"bad url", `{"url": "ftp://x.example"}`, `c.json:3:18: server "bad": url: want an http:// or https:// URL`, hub.TransportHTTP},
+		{"command not a string", `{"command": 42}`, `c.json:3:22: server "bad": command: want a string, got a number`, ""},
+		{"bad args of a command", `{"command": "x", "args": "y"}`, `server "bad": args:`, hub.TransportStdio},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
@@ -86,6 +91,10 @@ func TestParseServeKeepsBadEntriesAside(t *testing.T) {
 			}
 			if !strings.Contains(specs[0].Invalid, tc.want) || specs[1].Invalid != "" {
 				t.Errorf("bad: Invalid %q, want %q; good: %q", specs[0].Invalid, tc.want, specs[1].Invalid)
+			}
+			if specs[0].Transport != tc.wantTransport || (tc.wantTransport == "") != (specs[0].Locality == "") {
+				t.Errorf("bad: transport %q locality %q, want transport %q and a locality only with it",
+					specs[0].Transport, specs[0].Locality, tc.wantTransport)
 			}
 		})
 	}

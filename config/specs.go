@@ -72,12 +72,12 @@ func (f *File) ServeSpecsFrom(lk Lookup) []hub.ServerSpec {
 			continue
 		}
 		pe := &ProblemsError{Problems: bad.problems}
-		specs = append(specs, hub.ServerSpec{
-			Name:      name,
-			Transport: transportOf(bad.server),
-			Locality:  hub.Locality(DefaultLocality(bad.server)),
-			Invalid:   strings.ReplaceAll(pe.Error(), "\n", "; "),
-		})
+		spec := hub.ServerSpec{Name: name, Invalid: strings.ReplaceAll(pe.Error(), "\n", "; ")}
+		if statesTransport(bad.server) {
+			spec.Transport = transportOf(bad.server)
+			spec.Locality = hub.Locality(DefaultLocality(bad.server))
+		}
+		specs = append(specs, spec)
 	}
 	slices.SortFunc(specs, func(a, b hub.ServerSpec) int { return strings.Compare(a.Name, b.Name) })
 	return specs
@@ -141,6 +141,19 @@ func transportOf(s Server) hub.Transport {
 		return hub.TransportHTTP
 	}
 	return hub.TransportStdio
+}
+
+// statesTransport reports whether what could be read of a bad entry says
+// how to reach its server: a known type, a command or a URL. Else its
+// transport and locality are left empty rather than guessed.
+func statesTransport(s Server) bool {
+	switch s.Type {
+	case "":
+		return s.Command != "" || s.URL != ""
+	case TypeStdio, TypeSSE, TypeHTTP:
+		return true
+	}
+	return false
 }
 
 // DefaultLocality returns the server's locality: the configured one, else

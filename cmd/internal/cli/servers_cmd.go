@@ -40,7 +40,7 @@ NAME is run. A failed server's stderr tail is shown below the table (and in full
 			}
 			t := newTable(g.stdio.Out, "NAME", "TRANSPORT", "LOCALITY", "STATE", "TOOLS", "LAST ERROR")
 			for _, st := range sts {
-				t.row(st.Name, string(st.Transport), string(st.Locality), string(st.State),
+				t.row(st.Name, orWord(string(st.Transport), "-"), orWord(string(st.Locality), "-"), string(st.State),
 					strconv.Itoa(st.Tools), oneLine(st.Detail(), 70))
 			}
 			if err := t.flush(); err != nil {
