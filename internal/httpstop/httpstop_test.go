@@ -6,6 +6,7 @@ import (
 	"io"
 	"net"
 	"net/http"
+	"slices"
 	"testing"
 	"time"
 
@@ -96,7 +97,7 @@ func TestTrackCallsTheServersOwnHook(t *testing.T) {
 	if tracker.Waiting() != 0 {
 		t.Fatalf("Waiting after StateActive = %d, want 0", tracker.Waiting())
 	}
-	if want := []http.ConnState{http.StateNew, http.StateActive}; len(states) != 2 || states[0] != want[0] || states[1] != want[1] {
+	if want := []http.ConnState{http.StateNew, http.StateActive}; !slices.Equal(states, want) {
 		t.Errorf("the server's own hook saw %v, want %v", states, want)
 	}
 }
