@@ -68,7 +68,7 @@ func (s *Server) relayLog(server string, params map[string]any) {
 	level := logLevelOf(params)
 	routes := s.calls.onServer(server)
 	if len(routes) == 0 {
-		s.levels.broadcast(s.mcp, level, params)
+		s.levels.broadcast(s.notifySession, level, params)
 		return
 	}
 	for _, route := range routes {
@@ -157,7 +157,7 @@ func (l *logLevels) wants(ctx context.Context, level mcpgo.LoggingLevel) bool {
 
 // broadcast sends a log message that belongs to no call to every session
 // that chose a level at or below the message's.
-func (l *logLevels) broadcast(srv *mcpserver.MCPServer, level mcpgo.LoggingLevel, params map[string]any) {
+func (l *logLevels) broadcast(notify func(session, method string, params map[string]any) error, level mcpgo.LoggingLevel, params map[string]any) {
 	l.mu.Lock()
 	targets := make([]string, 0, len(l.chosen))
 	for session, chosen := range l.chosen {
@@ -167,6 +167,6 @@ func (l *logLevels) broadcast(srv *mcpserver.MCPServer, level mcpgo.LoggingLevel
 	}
 	l.mu.Unlock()
 	for _, session := range targets {
-		_ = srv.SendNotificationToSpecificClient(session, string(mcpgo.MethodNotificationMessage), params)
+		_ = notify(session, string(mcpgo.MethodNotificationMessage), params)
 	}
 }

@@ -89,6 +89,7 @@ type Server struct {
 	bridges *bridges
 	levels  *logLevels
 	subs    clientSubscriptions
+	listens *listenStreams // the GET streams of HTTP sessions
 	index   indexCache
 	tasks   *taskBoard
 
@@ -138,6 +139,7 @@ func NewServer(cat Catalog, opts Options) (*Server, error) {
 
 		modernTasks: newModernTasks(opts.TaskTTL),
 	}
+	s.listens = newListenStreams(s.queueForSession)
 	if s.serverInfo, err = json.Marshal(s.implementation()); err != nil {
 		return nil, fmt.Errorf("new mcp server: encode its identity: %w", err)
 	}

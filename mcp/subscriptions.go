@@ -145,7 +145,7 @@ func sessionID(ctx context.Context) string {
 func (s *Server) relayResourceUpdated(params map[string]any) {
 	uri, _ := params["uri"].(string)
 	for _, session := range s.subs.sessionsFor(uri) {
-		err := s.mcp.SendNotificationToSpecificClient(session, string(mcpgo.MethodNotificationResourceUpdated), params)
+		err := s.notifySession(session, string(mcpgo.MethodNotificationResourceUpdated), params)
 		if err != nil {
 			s.log.Debug("resource update not delivered", "uri", uri, "err", err)
 		}

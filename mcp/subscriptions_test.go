@@ -182,9 +182,10 @@ func subscribe(t *testing.T, c *mcpclient.Client, uri string) {
 }
 
 // updateUntilSeen sends uri's update until u has seen one more. One send
-// may not arrive: mcp-go's HTTP server can hand a session's notification to
-// the forwarder of a request of that session that has just been answered,
-// which drops it. A send not seen within updateRetry is sent again.
+// may not arrive: until the client's event stream is open, an update goes
+// through mcp-go's queue of the session, whose reader for a request just
+// answered can drop it (see listenStreams). A send not seen within
+// updateRetry is sent again.
 func (w *watchedServer) updateUntilSeen(t *testing.T, uri string, u *updates) {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(t.Context(), waitLimit)
