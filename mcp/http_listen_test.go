@@ -17,7 +17,7 @@ import (
 // changes a resource the client watches: the downstream's update reaches
 // toolhub just as the call's result does. Every update must reach the
 // client. Through mcp-go's queue alone, where the stream of the POST being
-// answered could take an update and drop it, 1 to 5% were lost.
+// answered could take an update and drop it, 0.2 to 5% were lost.
 func TestResourceUpdatesOfACallAllArrive(t *testing.T) {
 	w := newWatchedServer()
 	w.srv.AddTool(mcpgo.NewTool("touch"), func(context.Context, mcpgo.CallToolRequest) (*mcpgo.CallToolResult, error) {

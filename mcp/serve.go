@@ -84,7 +84,8 @@ type HTTPServer struct {
 // (401), both answered as soon as the headers are in, the method check
 // (405), the body's pace (408) and cap (413) and the session id checks
 // (checkSessionIDs); a response alone on a stream goes out as JSON
-// (plainResults).
+// (plainResults), and a session's GET stream also carries what toolhub
+// sends it outside its calls (listenStreams).
 func (s *Server) ListenHTTP(opts HTTPOptions) (*HTTPServer, error) {
 	opts = httpDefaults(opts)
 	if opts.Token == "" && !isLoopbackAddr(opts.Addr) {
