@@ -49,7 +49,12 @@ func TestResourceUpdatesOfACallAllArrive(t *testing.T) {
 	for range callers {
 		wg.Go(func() {
 			for range each {
-				callTool(t, alice, "watched__touch", nil)
+				var req mcpgo.CallToolRequest
+				req.Params.Name = "watched__touch"
+				if _, err := alice.CallTool(t.Context(), req); err != nil {
+					t.Errorf("call: %v", err)
+					return
+				}
 			}
 		})
 	}
@@ -82,8 +87,8 @@ func (l *listenStreams) isOpen(id string) bool {
 	}
 }
 
-// streamFixture serves one listenStreams stream for session "s" through
-// handler, recording what goes to the fallback.
+// streamFixture is a listenStreams whose fallback records what it is
+// handed.
 type streamFixture struct {
 	streams *listenStreams
 	mu      sync.Mutex
@@ -117,7 +122,7 @@ func getStream(id string) *http.Request {
 type syncRecorder struct {
 	mu     sync.Mutex
 	header http.Header
-	log    []string // "status 200", then each write
+	log    []string // "status OK", then each write
 	fail   bool     // writes fail, as to a client that is gone
 }
 
