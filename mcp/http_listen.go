@@ -33,11 +33,10 @@ type listenStreams struct {
 	streams map[string]*listenStream
 }
 
-// listenNote is a notification for a session's stream, and its event.
+// listenNote is a notification for a session's stream.
 type listenNote struct {
 	method string
 	params map[string]any
-	event  []byte
 }
 
 func newListenStreams(fallback func(id string, n listenNote)) *listenStreams {
@@ -98,11 +97,7 @@ func (l *listenStreams) send(id, method string, params map[string]any) bool {
 	if st == nil {
 		return false
 	}
-	event, err := encodeNotification(method, params)
-	if err != nil {
-		return false
-	}
-	return st.queue(listenNote{method: method, params: params, event: event})
+	return st.queue(listenNote{method: method, params: params})
 }
 
 // encodeNotification is a notification as mcp-go writes it on a stream.
@@ -125,8 +120,7 @@ type listenStream struct {
 	http.ResponseWriter
 
 	mu     sync.Mutex    // writes
-	open   bool          // the event-stream header went out; under mu
-	opened chan struct{} // closed when open becomes true
+	opened chan struct{} // closed when the event-stream header went out; under mu
 
 	state   sync.Mutex
 	ended   bool // the stream's handler returned; under state
@@ -165,7 +159,7 @@ func (st *listenStream) writeQueued() *listenNote {
 	for {
 		select {
 		case n := <-st.notes:
-			if !st.writeEvent(n.event) {
+			if !st.writeNote(n) {
 				return &n
 			}
 		case <-st.stopped:
@@ -174,9 +168,14 @@ func (st *listenStream) writeQueued() *listenNote {
 	}
 }
 
-// writeEvent writes one event and reports whether it went out. keep waits
-// for writeQueued, so a write never outlives the request.
-func (st *listenStream) writeEvent(event []byte) bool {
+// writeNote writes one notification as an event and reports whether it
+// went out. keep waits for writeQueued, so a write never outlives the
+// request.
+func (st *listenStream) writeNote(n listenNote) bool {
+	event, err := encodeNotification(n.method, n.params)
+	if err != nil {
+		return false
+	}
 	st.state.Lock()
 	ended := st.ended
 	st.state.Unlock()
@@ -205,9 +204,12 @@ func (st *listenStream) WriteHeader(status int) {
 	st.mu.Lock()
 	defer st.mu.Unlock()
 	st.ResponseWriter.WriteHeader(status)
-	if status == http.StatusOK && !st.open && st.Header().Get("Content-Type") == "text/event-stream" {
-		st.open = true
-		close(st.opened)
+	select {
+	case <-st.opened:
+	default:
+		if status == http.StatusOK && st.Header().Get("Content-Type") == "text/event-stream" {
+			close(st.opened)
+		}
 	}
 }
 
