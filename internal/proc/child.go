@@ -40,7 +40,7 @@ type Child struct {
 // and stdout are left to the caller (an MCP transport, or a drain).
 func StartChild(spec ChildSpec, stderr io.Writer) (*Child, error) {
 	env := ChildEnv(os.Environ(), spec.Env)
-	path, err := LookPath(spec.Command, envValue(env, "PATH"))
+	path, err := LookPath(spec.Command, env)
 	if err != nil {
 		return nil, fmt.Errorf("start %s: %w", spec.Command, err)
 	}

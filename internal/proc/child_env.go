@@ -1,50 +1,84 @@
 package proc
 
 import (
-	"errors"
-	"os"
-	"path/filepath"
 	"slices"
 	"strings"
 )
 
-// inheritedEnvNames are toolhub's variables a child may see. Anything
-// else (API keys, tokens) stays with toolhub; a server that needs more gets
-// it through its configured env.
-var inheritedEnvNames = []string{
-	"PATH", "HOME", "USER", "LOGNAME", "SHELL", "TERM", "TMPDIR", "LANG", "TZ",
+// envRules is how one platform passes toolhub's environment to a child:
+// which variables a child may see, and whether names match whatever their
+// case (Windows: Path and PATH are one variable).
+type envRules struct {
+	names    []string // upper case when foldCase
+	prefixes []string
+	foldCase bool
 }
 
-// inheritedEnvPrefixes are variable-name prefixes passed through as well.
-var inheritedEnvPrefixes = []string{"LC_"}
+// unixEnv passes what a shell session needs and nothing else: API keys and
+// tokens stay with toolhub; a server that needs more gets it through its
+// configured env.
+var unixEnv = envRules{
+	names:    []string{"PATH", "HOME", "USER", "LOGNAME", "SHELL", "TERM", "TMPDIR", "LANG", "TZ"},
+	prefixes: []string{"LC_"},
+}
+
+// windowsEnv is the same on Windows, where a program needs more to run at
+// all: SYSTEMROOT and WINDIR (DLLs, sockets, crypto), COMSPEC (batch files
+// such as npx.cmd), PATHEXT, the profile folders (npm's cache and global
+// prefix live under APPDATA and LOCALAPPDATA), TEMP, and the program
+// folders. It is a superset of the MCP TypeScript SDK's default for win32.
+var windowsEnv = envRules{
+	names: []string{
+		"PATH", "PATHEXT", "SYSTEMROOT", "SYSTEMDRIVE", "WINDIR", "COMSPEC",
+		"TEMP", "TMP", "USERPROFILE", "USERNAME", "USERDOMAIN", "HOMEDRIVE", "HOMEPATH", "HOME",
+		"APPDATA", "LOCALAPPDATA", "PROGRAMDATA", "ALLUSERSPROFILE", "PUBLIC",
+		"PROGRAMFILES", "PROGRAMFILES(X86)", "PROGRAMW6432",
+		"COMMONPROGRAMFILES", "COMMONPROGRAMFILES(X86)", "COMMONPROGRAMW6432",
+		"PROCESSOR_ARCHITECTURE", "NUMBER_OF_PROCESSORS", "OS", "LANG", "TZ",
+	},
+	foldCase: true,
+}
 
 // ChildEnv builds a child's environment: the allow-listed variables of
-// parent (in os.Environ form) plus configured, which wins on conflicts. The
-// result is sorted by name.
+// parent (in os.Environ form) plus configured, which wins on conflicts
+// (on Windows whatever the case of the names). The result is sorted by name.
 func ChildEnv(parent []string, configured map[string]string) []string {
-	vars := make(map[string]string, len(inheritedEnvNames)+len(configured))
+	return hostEnv.childEnv(parent, configured)
+}
+
+func (r envRules) childEnv(parent []string, configured map[string]string) []string {
+	type entry struct{ name, value string }
+	vars := make(map[string]entry, len(r.names)+len(configured))
 	for _, kv := range parent {
 		name, value, ok := strings.Cut(kv, "=")
-		if ok && inheritable(name) {
-			vars[name] = value
+		if ok && r.inheritable(name) {
+			vars[r.key(name)] = entry{name, value}
 		}
 	}
 	for name, value := range configured {
-		vars[name] = value
+		vars[r.key(name)] = entry{name, value}
 	}
 	env := make([]string, 0, len(vars))
-	for name, value := range vars {
-		env = append(env, name+"="+value)
+	for _, e := range vars {
+		env = append(env, e.name+"="+e.value)
 	}
 	slices.Sort(env)
 	return env
 }
 
-func inheritable(name string) bool {
-	if slices.Contains(inheritedEnvNames, name) {
+func (r envRules) key(name string) string {
+	if r.foldCase {
+		return strings.ToUpper(name)
+	}
+	return name
+}
+
+func (r envRules) inheritable(name string) bool {
+	name = r.key(name)
+	if slices.Contains(r.names, name) {
 		return true
 	}
-	for _, prefix := range inheritedEnvPrefixes {
+	for _, prefix := range r.prefixes {
 		if strings.HasPrefix(name, prefix) {
 			return true
 		}
@@ -52,35 +86,12 @@ func inheritable(name string) bool {
 	return false
 }
 
-// envValue returns the value of name in env (os.Environ form).
-func envValue(env []string, name string) string {
+// value returns the value of name in env (os.Environ form), or "".
+func (r envRules) value(env []string, name string) string {
 	for _, kv := range env {
-		if k, v, ok := strings.Cut(kv, "="); ok && k == name {
+		if k, v, ok := strings.Cut(kv, "="); ok && r.key(k) == r.key(name) {
 			return v
 		}
 	}
 	return ""
-}
-
-// ErrCommandNotFound is returned when a command is on no PATH entry.
-var ErrCommandNotFound = errors.New("executable file not found in the server's PATH")
-
-// LookPath resolves command the way a shell would with the child's PATH,
-// not toolhub's: a configured PATH must decide which binary runs. Commands
-// containing a slash are returned unchanged; relative PATH entries are
-// skipped.
-func LookPath(command, pathList string) (string, error) {
-	if strings.Contains(command, "/") {
-		return command, nil
-	}
-	for _, dir := range filepath.SplitList(pathList) {
-		if dir == "" || !filepath.IsAbs(dir) {
-			continue
-		}
-		candidate := filepath.Join(dir, command)
-		if info, err := os.Stat(candidate); err == nil && info.Mode().IsRegular() && info.Mode()&0o111 != 0 {
-			return candidate, nil
-		}
-	}
-	return "", ErrCommandNotFound
 }

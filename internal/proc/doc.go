@@ -1,6 +1,7 @@
 // Package proc starts a child process as the root of a process tree that
 // can be stopped as a whole, on every platform toolhub supports, with a
-// minimal environment and pipes toolhub owns ([StartChild]).
+// minimal environment and pipes toolhub owns ([StartChild]), its command
+// found in that environment as the platform's shell would ([LookPath]).
 //
 // On Linux and macOS the child leads a new process group (Setpgid): the
 // graceful stop is SIGTERM to the group, the hard stop SIGKILL to it.

@@ -1,0 +1,41 @@
+//go:build !windows
+
+package proc
+
+import (
+	"errors"
+	"os"
+	"path/filepath"
+	"testing"
+)
+
+func TestLookPathUsesTheChildsPath(t *testing.T) {
+	dir := t.TempDir()
+	exe := filepath.Join(dir, "tool")
+	if err := os.WriteFile(exe, []byte("#!/bin/sh\n"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	plain := filepath.Join(dir, "data")
+	if err := os.WriteFile(plain, nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	cases := []struct {
+		name, command, path, want string
+		err                       error
+	}{
+		{"found on the child's PATH", "tool", "/nonexistent:" + dir, exe, nil},
+		{"a path is used as is", "./relative/tool", "", "./relative/tool", nil},
+		{"not executable", "data", dir, "", ErrCommandNotFound},
+		{"relative PATH entries are skipped", "tool", ".:relative", "", ErrCommandNotFound},
+		{"no extension is added", "tool.cmd", dir, "", ErrCommandNotFound},
+		{"missing", "nope", dir, "", ErrCommandNotFound},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			got, err := LookPath(tc.command, []string{"PATH=" + tc.path})
+			if got != tc.want || !errors.Is(err, tc.err) {
+				t.Fatalf("got %q, %v; want %q, %v", got, err, tc.want, tc.err)
+			}
+		})
+	}
+}
