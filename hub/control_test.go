@@ -5,6 +5,9 @@ import (
 	"encoding/json"
 	"errors"
 	"log/slog"
+	"os"
+	"path/filepath"
+	"strings"
 	"testing"
 )
 
@@ -18,15 +21,22 @@ func statusOf(h *Hub, name string) ServerStatus {
 	return ServerStatus{}
 }
 
-func TestDisableEnableAndRestart(t *testing.T) {
-	spec, pidfile := faultySpec(t, "flip", "ok")
+// startedHub is a started hub of spec, closed when the test ends.
+func startedHub(t *testing.T, spec ServerSpec) *Hub {
+	t.Helper()
 	h, err := New([]ServerSpec{spec}, Options{Logger: slog.New(slog.DiscardHandler), CallTimeout: waitLimit, ConnectTimeout: waitLimit})
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer h.Close()
+	t.Cleanup(func() { _ = h.Close() })
+	h.Start(t.Context())
+	return h
+}
+
+func TestDisableEnableAndRestart(t *testing.T) {
+	spec, pidfile := faultySpec(t, "flip", "ok")
+	h := startedHub(t, spec)
 	ctx := t.Context()
-	h.Start(ctx)
 	ready := func() bool {
 		_, ok := h.Snapshot().Lookup("flip__echo")
 		return ok && statusOf(h, "flip").State == StateReady
@@ -67,6 +77,42 @@ func TestDisableEnableAndRestart(t *testing.T) {
 	raw, err := h.Call(ctx, "flip__echo", json.RawMessage(`{"text":"back"}`), CallOptions{})
 	if err != nil || resultText(t, raw.Raw) != "back" {
 		t.Fatalf("call after restart: %v", err)
+	}
+}
+
+// TestMissingCommandFailsAtOnce: a command on no PATH entry is not started
+// again and again; the server fails at the first try and says what to do.
+// Once the command is there, a restart brings it up.
+func TestMissingCommandFailsAtOnce(t *testing.T) {
+	spec, pidfile := faultySpec(t, "typo", "ok")
+	bin := t.TempDir()
+	spec.Command = "faultyserver-installed-later"
+	spec.Env = map[string]string{"PATH": bin}
+	h := startedHub(t, spec)
+	ctx := t.Context()
+	if err := h.WaitSettled(ctx); err != nil {
+		t.Fatal(err)
+	}
+	st := statusOf(h, "typo")
+	if st.State != StateFailed || st.Restarts != 0 {
+		t.Fatalf("want failed without a restart, got %s after %d restarts", st.State, st.Restarts)
+	}
+	for _, want := range []string{"faultyserver-installed-later", "not found in the server's PATH", "install it"} {
+		if !strings.Contains(st.LastError, want) {
+			t.Errorf("LastError %q should contain %q", st.LastError, want)
+		}
+	}
+
+	if err := os.Symlink(faultyServerPath(t), filepath.Join(bin, spec.Command)); err != nil {
+		t.Fatal(err)
+	}
+	if err := h.Restart(ctx, "typo"); err != nil {
+		t.Fatal(err)
+	}
+	waitUntil(t, "the installed server ready", func() bool { return statusOf(h, "typo").State == StateReady },
+		func() string { return statusOf(h, "typo").LastError })
+	if pids := readPids(t, pidfile); len(pids) != 1 {
+		t.Fatalf("want one process started, got %v", pids)
 	}
 }
 

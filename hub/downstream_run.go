@@ -2,8 +2,11 @@ package hub
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"time"
+
+	"github.com/toolhub/toolhub/internal/proc"
 )
 
 // Run supervises the server until ctx is done or Stop is called: connect,
@@ -147,11 +150,19 @@ func (d *downstream) detach(conn *connection) {
 }
 
 // recordFailure counts a failure and moves to restarting, or to failed when
-// the restart window is exhausted; it reports whether the server gave up.
+// the restart window is exhausted or the command is on no PATH entry; it
+// reports whether the server gave up.
 func (d *downstream) recordFailure(err error) bool {
 	reason := "connection ended"
 	if err != nil {
 		reason = err.Error()
+	}
+	if errors.Is(err, proc.ErrCommandNotFound) {
+		// Starting it again would find the same PATH: the server fails at
+		// once, until the config changes or it is restarted.
+		d.log.Error("downstream failed: command not found", "command", d.spec.Command, "reason", reason)
+		d.setState(StateFailed, reason+"; install it, or give its full path or a PATH in the server's env")
+		return true
 	}
 	recent := d.failures.Record(time.Now())
 	if d.failures.Exhausted() {

@@ -3,6 +3,7 @@ package hub
 import (
 	"errors"
 	"fmt"
+	"os"
 	"time"
 
 	"github.com/toolhub/toolhub/internal/mcpwire"
@@ -60,4 +61,16 @@ func (c *connection) stdoutEnded() {
 			c.markBroken(errors.New("server closed its stdout"))
 		}
 	}()
+}
+
+// CommandMissing reports whether spec is a stdio server whose command is
+// on no PATH entry of the environment it would be started with (toolhub's
+// allow-listed variables and its configured env): such a server fails at
+// its first start. A command given as a path is not checked.
+func CommandMissing(spec ServerSpec) bool {
+	if spec.Transport != TransportStdio && spec.Transport != "" {
+		return false
+	}
+	_, err := proc.LookPath(spec.Command, proc.ChildEnv(os.Environ(), spec.Env))
+	return errors.Is(err, proc.ErrCommandNotFound)
 }

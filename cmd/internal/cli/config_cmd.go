@@ -10,6 +10,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/toolhub/toolhub/config"
+	"github.com/toolhub/toolhub/hub"
 )
 
 func newConfigCommand(g *globals) *cobra.Command {
@@ -118,7 +119,9 @@ func newConfigCheckCommand(g *globals) *cobra.Command {
 status 2), including ${VAR} references in env and headers whose variable is
 not set, and ${keychain:NAME} references whose secret is not set (with the
 toolhub config set-secret command that sets it). Values are never printed.
-Prints "ok: N servers (names)" when there is nothing to fix.`,
+Prints "ok: N servers (names)" when there is nothing to fix, and warns on
+stderr of each stdio server whose command is on no PATH entry (toolhub's
+PATH, or the PATH in the server's env).`,
 		Example: "  toolhub config check\n  toolhub --config ./dev.json config check",
 		Args:    cobra.NoArgs,
 		RunE: func(*cobra.Command, []string) error {
@@ -127,18 +130,33 @@ Prints "ok: N servers (names)" when there is nothing to fix.`,
 				return asUsage(err)
 			}
 			f, err := config.Load(path, source)
+			var specs []hub.ServerSpec
 			if err == nil {
-				_, err = f.SpecsFrom(config.Lookup{Env: os.LookupEnv, Secrets: g.configSecrets()})
+				specs, err = f.SpecsFrom(config.Lookup{Env: os.LookupEnv, Secrets: g.configSecrets()})
 			}
 			if err != nil {
 				return g.reportProblems(err)
 			}
 			fmt.Fprintf(g.stdio.Out, "ok: %d servers%s\n", len(f.MCPServers), serverList(f.MCPServers))
+			g.warnMissingCommands(specs)
 			if len(f.MCPServers) == 0 {
 				fmt.Fprintln(g.stdio.Err, "add servers with `toolhub config discover`, `toolhub config import FILE` or an editor")
 			}
 			return nil
 		},
+	}
+}
+
+// warnMissingCommands warns on stderr of each stdio server whose command
+// is on no PATH entry here. It is a warning, not a problem: a program that
+// starts toolhub (an MCP client, a service manager) may give it another
+// PATH.
+func (g *globals) warnMissingCommands(specs []hub.ServerSpec) {
+	for _, spec := range specs {
+		if hub.CommandMissing(spec) {
+			fmt.Fprintf(g.stdio.Err, "warning: server %q: command %q is on no PATH entry here, so it would fail to start; install it, or give its full path or a PATH in the server's env\n",
+				spec.Name, spec.Command)
+		}
 	}
 }
 

@@ -78,6 +78,7 @@ type cliCase struct {
 	wantCode   int
 	wantStdout []string
 	wantStderr []string
+	notStderr  []string // none may appear on stderr
 	check      func(t *testing.T, home string)
 }
 
@@ -99,6 +100,11 @@ func runCLICases(t *testing.T, cases []cliCase) {
 			}
 			assertContains(t, "stdout", stdout, tc.wantStdout, home)
 			assertContains(t, "stderr", stderr, tc.wantStderr, home)
+			for _, unwanted := range tc.notStderr {
+				if strings.Contains(stderr, unwanted) {
+					t.Errorf("stderr has %q:\n%s", unwanted, stderr)
+				}
+			}
 			if tc.check != nil {
 				tc.check(t, home)
 			}
@@ -164,7 +170,18 @@ func TestConfigPathInitCheck(t *testing.T) {
 				mustWrite(t, filepath.Join(home, "c.json"), goodConfig)
 				t.Setenv("CFG_TEST_TOKEN", "hunter2")
 			},
-			wantStdout: []string{"ok: 2 servers (a, b [disabled])\n"}},
+			wantStdout: []string{"ok: 2 servers (a, b [disabled])\n"},
+			wantStderr: []string{`warning: server "a": command "x" is on no PATH entry here`}},
+		{name: "check is quiet about a command it finds", args: []string{"--config", "HOME/c.json", "config", "check"},
+			setup: func(t *testing.T, home string) {
+				bin := filepath.Join(home, "bin")
+				mustWrite(t, filepath.Join(bin, "srv"), "#!/bin/sh\n")
+				if err := os.Chmod(filepath.Join(bin, "srv"), 0o755); err != nil {
+					t.Fatal(err)
+				}
+				mustWrite(t, filepath.Join(home, "c.json"), `{"mcpServers": {"s": {"command": "srv", "env": {"PATH": "`+bin+`"}}}}`)
+			},
+			wantStdout: []string{"ok: 1 servers (s)\n"}, notStderr: []string{"warning"}},
 		{name: "check reports unset variables", args: []string{"--config", "HOME/c.json", "config", "check"}, wantCode: 2,
 			setup:      func(t *testing.T, home string) { mustWrite(t, filepath.Join(home, "c.json"), goodConfig) },
 			wantStdout: []string{`HOME/c.json:4:44: server "a": env.TOKEN: environment variable CFG_TEST_TOKEN is not set`},
