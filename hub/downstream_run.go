@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strings"
 	"time"
 
 	"github.com/toolhub/toolhub/internal/proc"
@@ -71,10 +72,7 @@ func (d *downstream) remote() bool {
 // recordRetry notes a failed try of a remote server, moves to retrying and
 // returns how long to wait before the next try.
 func (d *downstream) recordRetry(err error) time.Duration {
-	reason := "connection ended"
-	if err != nil {
-		reason = err.Error()
-	}
+	reason := failureReason(err)
 	delay := d.retry.Failed()
 	d.log.Warn("downstream unreachable; retrying", "tries", d.retry.Tries(), "in", delay, "reason", reason)
 	d.setRetrying(reason, time.Now().Add(delay))
@@ -153,10 +151,7 @@ func (d *downstream) detach(conn *connection) {
 // the restart window is exhausted or the command is on no PATH entry; it
 // reports whether the server gave up.
 func (d *downstream) recordFailure(err error) bool {
-	reason := "connection ended"
-	if err != nil {
-		reason = err.Error()
-	}
+	reason := failureReason(err)
 	if errors.Is(err, proc.ErrCommandNotFound) {
 		// Starting it again would find the same PATH: the server fails at
 		// once, until the config changes or it is restarted.
@@ -175,4 +170,22 @@ func (d *downstream) recordFailure(err error) bool {
 	d.log.Warn("downstream failed; restarting", "failures", recent, "reason", reason)
 	d.setState(StateRestarting, reason)
 	return false
+}
+
+// failureReason is why a connection ended, as the status and the log give
+// it: err's text without the words mcp-go's HTTP transport says twice
+// ("failed to send request: failed to send request: Post ..."), or
+// "connection ended" when there is no error.
+func failureReason(err error) string {
+	if err == nil {
+		return "connection ended"
+	}
+	parts := strings.Split(err.Error(), ": ")
+	kept := parts[:1]
+	for _, p := range parts[1:] {
+		if p != kept[len(kept)-1] {
+			kept = append(kept, p)
+		}
+	}
+	return strings.Join(kept, ": ")
 }

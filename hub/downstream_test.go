@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"net"
 	"net/http"
 	"os"
@@ -387,5 +388,26 @@ func TestDownstreamServerWithoutTools(t *testing.T) {
 	d := runDownstream(t, ServerSpec{Name: "docs", Transport: TransportInProcess, InProcess: s}, testOptions())
 	if st := d.waitState(t, StateReady); st.Tools != 0 || len(d.Tools()) != 0 {
 		t.Fatalf("a server without tools: %+v", st)
+	}
+}
+
+func TestFailureReason(t *testing.T) {
+	cases := []struct {
+		name string
+		err  error
+		want string
+	}{
+		{"no error", nil, "connection ended"},
+		{"kept as it is", errors.New("initialize: exit status 3"), "initialize: exit status 3"},
+		{"a repeated step once", fmt.Errorf("initialize: %w", errors.New(`transport error: failed to send request: failed to send request: Post "http://127.0.0.1:1/mcp": dial tcp 127.0.0.1:1: connect: connection refused`)),
+			`initialize: transport error: failed to send request: Post "http://127.0.0.1:1/mcp": dial tcp 127.0.0.1:1: connect: connection refused`},
+		{"only neighbours", errors.New("a: b: a: b"), "a: b: a: b"},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			if got := failureReason(tc.err); got != tc.want {
+				t.Fatalf("got %q, want %q", got, tc.want)
+			}
+		})
 	}
 }
