@@ -17,7 +17,8 @@ import (
 
 // KNNTrainingEnv names the environment variable holding the knn policy's
 // training file; without it the file is KNNTrainingFile in the user data
-// directory ($XDG_DATA_HOME/toolhub or ~/.local/share/toolhub).
+// directory (fsutil.DataDir: $XDG_DATA_HOME/toolhub or ~/.local/share/toolhub,
+// %LOCALAPPDATA%\toolhub on Windows).
 const (
 	KNNTrainingEnv  = "TOOLHUB_KNN_TRAINING"
 	KNNTrainingFile = "knn-train.jsonl"

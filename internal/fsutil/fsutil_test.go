@@ -27,6 +27,32 @@ func TestDataDir(t *testing.T) {
 	}
 }
 
+func TestDataDirOf(t *testing.T) {
+	home, appData := filepath.Join(string(filepath.Separator), "home", "u"), filepath.Join(string(filepath.Separator), "appdata")
+	legacy := filepath.Join(home, ".local", "share", "toolhub")
+	tests := []struct {
+		name    string
+		env     dataDirEnv
+		present string // the one directory that exists
+		want    string
+	}{
+		{"unix", dataDirEnv{home: home, localAppData: appData}, "", legacy},
+		{"windows", dataDirEnv{home: home, localAppData: appData, windows: true}, "", filepath.Join(appData, "toolhub")},
+		{"windows keeps the data of before", dataDirEnv{home: home, localAppData: appData, windows: true}, legacy, legacy},
+		{"windows without LOCALAPPDATA", dataDirEnv{home: home, windows: true}, "", legacy},
+		{"XDG_DATA_HOME wins on windows too", dataDirEnv{xdg: appData, home: home, windows: true}, legacy, filepath.Join(appData, "toolhub")},
+		{"no home and no LOCALAPPDATA", dataDirEnv{windows: true}, "", ""},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			got := dataDirOf(tc.env, func(path string) bool { return path == tc.present })
+			if got != tc.want {
+				t.Fatalf("got %q, want %q", got, tc.want)
+			}
+		})
+	}
+}
+
 func TestWriteFileAtomicReplacesWholeAndLeavesNoTemp(t *testing.T) {
 	dir := t.TempDir()
 	path := filepath.Join(dir, "sub", "prefs.json")

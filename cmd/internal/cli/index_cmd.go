@@ -23,7 +23,8 @@ func newIndexCommand(g *globals) *cobra.Command {
 		Long: `The index holds the text of your files, cut into chunks, in a Badger store
 with a BM25 full-text index beside it (and chunk vectors when the config names
 an embedding endpoint under documents.embedder). It lives in documents.dir, or
-$XDG_DATA_HOME/toolhub/index (~/.local/share/toolhub/index) by default.
+$XDG_DATA_HOME/toolhub/index (~/.local/share/toolhub/index; on Windows
+%LOCALAPPDATA%\toolhub\index) by default.
 Nothing leaves the machine unless the embedding endpoint is remote.`,
 	}
 	cmd.AddCommand(newIndexAddCommand(g), newIndexRmCommand(g), newIndexLsCommand(g), newIndexStatusCommand(g))

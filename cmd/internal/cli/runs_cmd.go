@@ -11,7 +11,7 @@ import (
 	"github.com/toolhub/toolhub/runlog"
 )
 
-// runLogDir is where runs are stored: $XDG_DATA_HOME/toolhub/runs.
+// runLogDir is where runs are stored: runs in toolhub's data directory.
 func runLogDir() (string, error) { return fsutil.DataPath("runs") }
 
 // withRunLog opens the run log for the length of fn.
@@ -33,7 +33,8 @@ func newRunsCommand(g *globals) *cobra.Command {
 		Use:   "runs",
 		Short: "List, show, export and replay past runs",
 		Long: `Every "toolhub run" is stored in the run log under
-$XDG_DATA_HOME/toolhub/runs (~/.local/share/toolhub/runs).`,
+$XDG_DATA_HOME/toolhub/runs (~/.local/share/toolhub/runs; on Windows
+%LOCALAPPDATA%\toolhub\runs).`,
 	}
 	cmd.AddCommand(newRunsListCommand(g), newRunsShowCommand(g), newRunsExportCommand(g), newRunsReplayCommand(g))
 	return cmd
