@@ -97,3 +97,42 @@ func TestBridgePromptBothEras(t *testing.T) {
 		})
 	}
 }
+
+// TestResultsNameToolhub: what a client gets is toolhub's result, so a
+// 2026-07-28 client is told toolhub's identity in every result's _meta,
+// never the downstream's (modernserver names itself in each of its own);
+// an older client gets no such key at all.
+func TestResultsNameToolhub(t *testing.T) {
+	h := testHub(t, nil, modernDownstream(t))
+	url := serveHTTP(t, testServer(t, h, Options{Version: "1.2.3"}), HTTPOptions{}).URL()
+	for _, tc := range clientsOfBothEras(t, url) {
+		t.Run(tc.name, func(t *testing.T) {
+			c := tc.connect(&answeringClient{name: "erin"})
+			call := callTool(t, c, "modern__echo", map[string]any{"text": "x"})
+			prompt := mcpgo.GetPromptRequest{}
+			prompt.Params.Name = "modern__greeting"
+			p, err := c.GetPrompt(t.Context(), prompt)
+			if err != nil {
+				t.Fatal(err)
+			}
+			read := mcpgo.ReadResourceRequest{}
+			read.Params.URI = "modern://note"
+			r, err := c.ReadResource(t.Context(), read)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for what, meta := range map[string]*mcpgo.Meta{"tools/call": call.Meta, "prompts/get": p.Meta, "resources/read": r.Meta} {
+				var info *mcpgo.Implementation
+				if meta != nil {
+					info = meta.ServerInfo()
+				}
+				switch {
+				case tc.name == "a 2025-11-25 client" && info != nil:
+					t.Errorf("%s: an older client was given a serverInfo %+v", what, info)
+				case tc.name == "a 2026-07-28 client" && (info == nil || info.Name != "toolhub" || info.Version != "1.2.3"):
+					t.Errorf("%s: serverInfo %+v, want toolhub 1.2.3", what, info)
+				}
+			}
+		})
+	}
+}

@@ -116,9 +116,9 @@ func (s *Server) forwardModernCall(ctx context.Context, id json.RawMessage, p *s
 }
 
 // stampModern stamps res as mcp-go stamps every 2026-07-28 result: a
-// resultType, and the server's identity in _meta unless it names one
-// already. serverInfo is that identity encoded, so that encodeResult can
-// write the result directly.
+// resultType, and the server's identity in _meta (a downstream's was
+// taken out by resultMeta). serverInfo is that identity encoded, so that
+// encodeResult can write the result directly.
 func stampModern(res *mcpgo.CallToolResult, serverInfo json.RawMessage) {
 	if res.ResultType == "" {
 		res.ResultType = mcpgo.ResultTypeComplete

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"maps"
 
 	mcpgo "github.com/mark3labs/mcp-go/mcp"
 
@@ -142,10 +143,23 @@ func passThrough(raw json.RawMessage) (*mcpgo.CallToolResult, error) {
 	if sc := bytes.TrimSpace(fields.StructuredContent); len(sc) > 0 && !bytes.Equal(sc, []byte("null")) {
 		res.RawStructuredContent = fields.StructuredContent
 	}
-	if len(fields.Meta) > 0 {
-		res.Meta = rawMeta(fields.Meta)
-	}
+	res.Meta = resultMeta(fields.Meta)
 	return res, nil
+}
+
+// resultMeta is a downstream result's _meta as the client gets it: without
+// the downstream's io.modelcontextprotocol/serverInfo, since the result the
+// client gets is toolhub's (a 2026-07-28 client is told toolhub's identity
+// in its place); nil when nothing else is left.
+func resultMeta(fields map[string]json.RawMessage) *mcpgo.Meta {
+	if _, ok := fields[mcpgo.MetaKeyServerInfo]; ok {
+		fields = maps.Clone(fields)
+		delete(fields, mcpgo.MetaKeyServerInfo)
+	}
+	if len(fields) == 0 {
+		return nil
+	}
+	return rawMeta(fields)
 }
 
 // rawMeta builds an mcpgo.Meta whose values marshal to their original bytes.

@@ -110,8 +110,6 @@ func promptResult(raw json.RawMessage) (*mcpgo.GetPromptResult, error) {
 		}
 		res.Messages = append(res.Messages, mcpgo.PromptMessage{Role: m.Role, Content: rawContent{raw: m.Content}})
 	}
-	if len(fields.Meta) > 0 {
-		res.Meta = rawMeta(fields.Meta)
-	}
+	res.Meta = resultMeta(fields.Meta)
 	return res, nil
 }
