@@ -12,6 +12,8 @@ type Released struct {
 	ExecKB int64
 	// Mappings is how many mappings of the executable were dropped.
 	Mappings int
+	// Counted is true where ExecKB and Mappings are measured (Linux).
+	Counted bool
 }
 
 // Release returns the heap's free pages to the operating system and drops

@@ -21,7 +21,7 @@ func releaseExec() (Released, error) {
 	if err != nil {
 		return Released{}, err
 	}
-	var r Released
+	r := Released{Counted: true}
 	for _, m := range releasable(parseSmaps(data), exe) {
 		_, _, errno := unix.Syscall(unix.SYS_MADVISE, uintptr(m.start), uintptr(m.end-m.start), unix.MADV_DONTNEED)
 		if errno != 0 {

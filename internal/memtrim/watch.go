@@ -57,6 +57,16 @@ func release(log *slog.Logger, what string) {
 		log.Warn("could not return "+what+" memory", "err", err)
 		return
 	}
+	logReleased(log, what, r)
+}
+
+// logReleased logs r, with what was counted of it: the executable's pages
+// on Linux, nothing elsewhere (Windows does not say what it trimmed).
+func logReleased(log *slog.Logger, what string, r Released) {
+	if !r.Counted {
+		log.Debug("returned " + what + " memory")
+		return
+	}
 	log.Debug("returned "+what+" memory", "executable_kib", r.ExecKB, "mappings", r.Mappings)
 }
 

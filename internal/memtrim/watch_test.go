@@ -2,7 +2,9 @@ package memtrim
 
 import (
 	"context"
+	"log/slog"
 	"slices"
+	"strings"
 	"testing"
 	"time"
 )
@@ -90,4 +92,32 @@ func TestWatchEndsWithItsContext(t *testing.T) {
 	}()
 	cancel()
 	<-done
+}
+
+func TestLogReleased(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		r    Released
+		want string
+	}{
+		{"counted", Released{ExecKB: 2048, Mappings: 3, Counted: true}, "level=DEBUG msg=\"returned start-up memory\" executable_kib=2048 mappings=3\n"},
+		{"not counted", Released{}, "level=DEBUG msg=\"returned start-up memory\"\n"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			var buf strings.Builder
+			log := slog.New(slog.NewTextHandler(&buf, &slog.HandlerOptions{
+				Level: slog.LevelDebug,
+				ReplaceAttr: func(_ []string, a slog.Attr) slog.Attr {
+					if a.Key == slog.TimeKey {
+						return slog.Attr{}
+					}
+					return a
+				},
+			}))
+			logReleased(log, "start-up", tc.r)
+			if buf.String() != tc.want {
+				t.Fatalf("logged %q, want %q", buf.String(), tc.want)
+			}
+		})
+	}
 }
