@@ -3,16 +3,19 @@ package fsutil
 import (
 	"os"
 	"path/filepath"
+	"runtime"
 	"testing"
 )
 
 func TestDataDir(t *testing.T) {
-	home := t.TempDir()
+	home, elsewhere := t.TempDir(), t.TempDir()
 	t.Setenv("HOME", home)
+	t.Setenv("USERPROFILE", home) // the home directory on Windows
+	t.Setenv("LOCALAPPDATA", "")  // so that Windows keeps to it as well
 	tests := []struct {
 		name, xdg, want string
 	}{
-		{"absolute XDG_DATA_HOME", "/srv/data", "/srv/data/toolhub"},
+		{"absolute XDG_DATA_HOME", elsewhere, filepath.Join(elsewhere, "toolhub")},
 		{"relative XDG_DATA_HOME is ignored", "rel/data", filepath.Join(home, ".local", "share", "toolhub")},
 		{"unset", "", filepath.Join(home, ".local", "share", "toolhub")},
 	}
@@ -28,7 +31,9 @@ func TestDataDir(t *testing.T) {
 }
 
 func TestDataDirOf(t *testing.T) {
-	home, appData := filepath.Join(string(filepath.Separator), "home", "u"), filepath.Join(string(filepath.Separator), "appdata")
+	// absolute on this machine: C:\home\u on Windows, /home/u elsewhere
+	root := filepath.VolumeName(os.TempDir()) + string(filepath.Separator)
+	home, appData := filepath.Join(root, "home", "u"), filepath.Join(root, "appdata")
 	legacy := filepath.Join(home, ".local", "share", "toolhub")
 	tests := []struct {
 		name    string
@@ -69,7 +74,7 @@ func TestWriteFileAtomicReplacesWholeAndLeavesNoTemp(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if fi.Mode().Perm() != 0o600 {
+	if runtime.GOOS != "windows" && fi.Mode().Perm() != 0o600 { // Windows has no such bits
 		t.Fatalf("mode %v, want 0600", fi.Mode().Perm())
 	}
 	entries, _ := os.ReadDir(filepath.Dir(path))
