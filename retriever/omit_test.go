@@ -80,3 +80,28 @@ func TestRemovingARootForgetsItsExclusions(t *testing.T) {
 		t.Fatalf("root added again after removal: %d documents, want 2", st.Documents)
 	}
 }
+
+func TestIsUnder(t *testing.T) {
+	cases := []struct {
+		name, path, root string
+		sep              byte
+		want             bool
+	}{
+		{"the root itself", "/docs", "/docs", '/', true},
+		{"below", "/docs/a/b.txt", "/docs", '/', true},
+		{"a sibling sharing the prefix", "/docsx/a.txt", "/docs", '/', false},
+		{"below the file system root", "/a.txt", "/", '/', true},
+		{"windows: below", `C:\docs\a\b.txt`, `C:\docs`, '\\', true},
+		{"windows: the root itself", `C:\docs`, `C:\docs`, '\\', true},
+		{"windows: a sibling sharing the prefix", `C:\docsx\a.txt`, `C:\docs`, '\\', false},
+		{"windows: below a drive", `C:\a.txt`, `C:\`, '\\', true},
+		{"windows: another drive", `D:\docs\a.txt`, `C:\docs`, '\\', false},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			if got := isUnderSep(tc.path, tc.root, tc.sep); got != tc.want {
+				t.Fatalf("isUnderSep(%q, %q, %q) = %v, want %v", tc.path, tc.root, tc.sep, got, tc.want)
+			}
+		})
+	}
+}

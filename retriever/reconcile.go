@@ -3,6 +3,7 @@ package retriever
 import (
 	"errors"
 	"fmt"
+	"path/filepath"
 	"strings"
 
 	"github.com/dgraph-io/badger/v4"
@@ -250,13 +251,18 @@ func (ix *Index) missingFtDocs(gens generations, seen map[string]bool) ([]ftDoc,
 	return out, nil
 }
 
-// isUnder reports whether path is root or lies below it.
-func isUnder(path, root string) bool {
+// isUnder reports whether path is root or lies below it; both are clean
+// absolute paths of this platform (C:\docs\a.txt lies below C:\docs on
+// Windows).
+func isUnder(path, root string) bool { return isUnderSep(path, root, filepath.Separator) }
+
+// isUnderSep is isUnder with the platform's separator given.
+func isUnderSep(path, root string, sep byte) bool {
 	if path == root {
 		return true
 	}
-	if !strings.HasSuffix(root, "/") {
-		root += "/"
+	if !strings.HasSuffix(root, string(sep)) {
+		root += string(sep)
 	}
 	return strings.HasPrefix(path, root)
 }
