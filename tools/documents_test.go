@@ -115,7 +115,7 @@ func TestIndexDocumentsOnlyInsideRoots(t *testing.T) {
 		{"relative path", "notes", "not absolute"},
 		{"symlink out of a root", link, "outside the configured document roots"},
 		{"parent escape", filepath.Join(root, "..", ".."), "outside the configured document roots"},
-		{"missing path", filepath.Join(root, "nope"), "no such file"},
+		{"missing path", filepath.Join(root, "nope"), "no such file or folder"},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {

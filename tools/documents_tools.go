@@ -2,7 +2,9 @@ package tools
 
 import (
 	"context"
+	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
@@ -120,6 +122,11 @@ func (d *Documents) insideRoot(path string) (string, error) {
 		return "", fmt.Errorf("path %q is not absolute", path)
 	}
 	resolved, err := filepath.EvalSymlinks(path)
+	if errors.Is(err, fs.ErrNotExist) {
+		// the same words on every platform, not Windows' "The system
+		// cannot find the file specified"
+		return "", fmt.Errorf("path %q: no such file or folder", path)
+	}
 	if err != nil {
 		return "", fmt.Errorf("path %q: %w", path, err)
 	}
