@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"testing"
 
@@ -174,12 +175,16 @@ func TestConfigPathInitCheck(t *testing.T) {
 			wantStderr: []string{`warning: server "a": command "x" is on no PATH entry here`}},
 		{name: "check is quiet about a command it finds", args: []string{"--config", "HOME/c.json", "config", "check"},
 			setup: func(t *testing.T, home string) {
-				bin := filepath.Join(home, "bin")
-				mustWrite(t, filepath.Join(bin, "srv"), "#!/bin/sh\n")
-				if err := os.Chmod(filepath.Join(bin, "srv"), 0o755); err != nil {
+				bin, file := filepath.Join(home, "bin"), "srv"
+				if runtime.GOOS == "windows" {
+					file = "srv.cmd" // a program there is a file with a PATHEXT extension
+				}
+				mustWrite(t, filepath.Join(bin, file), "#!/bin/sh\n")
+				if err := os.Chmod(filepath.Join(bin, file), 0o755); err != nil {
 					t.Fatal(err)
 				}
-				mustWrite(t, filepath.Join(home, "c.json"), `{"mcpServers": {"s": {"command": "srv", "env": {"PATH": "`+bin+`"}}}}`)
+				quoted, _ := json.Marshal(bin) // a Windows path's backslashes escaped
+				mustWrite(t, filepath.Join(home, "c.json"), `{"mcpServers": {"s": {"command": "srv", "env": {"PATH": `+string(quoted)+`}}}}`)
 			},
 			wantStdout: []string{"ok: 1 servers (s)\n"}, notStderr: []string{"warning"}},
 		{name: "check reports unset variables", args: []string{"--config", "HOME/c.json", "config", "check"}, wantCode: 2,
