@@ -85,6 +85,9 @@ func run(ctx context.Context, f flags, log *slog.Logger) error {
 	if err != nil {
 		return err
 	}
+	if inst.unguarded != nil {
+		log.Warn("a second start of the desktop will not find this one and will start its own servers", "err", inst.unguarded)
+	}
 	var shut closers
 	defer shut.close()
 	shut.add(func() { inst.Close() })

@@ -22,9 +22,13 @@ const instanceDial = 2 * time.Second
 // folder: a second start finds it, asks it to show its window and exits,
 // rather than starting a second set of servers on a taken address.
 type instance struct {
-	ln   net.Listener
+	ln   net.Listener // nil when unguarded
 	path string
 	wg   sync.WaitGroup
+	// unguarded is why the socket could not be made (a path too long for
+	// a Unix socket, a Windows without AF_UNIX): this desktop runs anyway,
+	// but a second start will not find it.
+	unguarded error
 }
 
 // errRunning says another desktop holds the data folder; it was asked to
@@ -33,7 +37,9 @@ var errRunning = errors.New("toolhub-desktop is already running: its window was 
 
 // claimInstance takes the data folder dir for this process, or, when a
 // desktop already runs there, asks it to show its window and returns
-// errRunning. A socket left by a desktop that crashed is taken over.
+// errRunning. A socket left by a desktop that crashed is taken over. When
+// no socket can be made there the claim is unguarded, not refused: the
+// window matters more than noticing a second start.
 func claimInstance(dir string) (*instance, error) {
 	path := filepath.Join(dir, instanceSocket)
 	if askToShow(path) {
@@ -42,7 +48,7 @@ func claimInstance(dir string) (*instance, error) {
 	_ = os.Remove(path) // nobody answers on it: left by a crash
 	ln, err := net.Listen("unix", path)
 	if err != nil {
-		return nil, fmt.Errorf("claim the desktop's socket %s: %w", path, err)
+		return &instance{path: path, unguarded: fmt.Errorf("listen on %s: %w", path, err)}, nil
 	}
 	return &instance{ln: ln, path: path}, nil
 }
@@ -65,6 +71,9 @@ func askToShow(path string) bool {
 
 // serve calls show for every later start, until Close.
 func (i *instance) serve(show func()) {
+	if i.ln == nil {
+		return
+	}
 	i.wg.Add(1)
 	go func() {
 		defer i.wg.Done()
@@ -91,6 +100,9 @@ func (i *instance) answer(conn net.Conn, show func()) {
 
 // Close gives up the claim and removes the socket.
 func (i *instance) Close() {
+	if i.ln == nil {
+		return
+	}
 	_ = i.ln.Close()
 	i.wg.Wait()
 	_ = os.Remove(i.path)

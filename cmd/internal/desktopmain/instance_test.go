@@ -5,6 +5,7 @@ import (
 	"net"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 )
 
@@ -55,4 +56,25 @@ func TestSocketLeftByACrashIsTakenOver(t *testing.T) {
 		t.Fatalf("stale socket not taken over: %v", err)
 	}
 	inst.Close()
+}
+
+// TestNoSocketStillRuns: where no socket can be made (here a path longer
+// than a Unix socket's 108 bytes; on a Windows without AF_UNIX, any),
+// the desktop runs unguarded instead of refusing to start.
+func TestNoSocketStillRuns(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), strings.Repeat("d", 120))
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	for _, start := range []string{"first", "second"} {
+		inst, err := claimInstance(dir)
+		if err != nil {
+			t.Fatalf("%s start refused: %v", start, err)
+		}
+		if inst.unguarded == nil {
+			t.Fatalf("%s start: a socket was made at %s; want an unguarded claim", start, inst.path)
+		}
+		inst.serve(func() { t.Error("an unguarded desktop was asked to show") })
+		defer inst.Close()
+	}
 }
