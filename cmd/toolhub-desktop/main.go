@@ -5,6 +5,7 @@ package main
 
 import (
 	"context"
+	_ "embed"
 	"os"
 	"os/signal"
 	"syscall"
@@ -12,9 +13,14 @@ import (
 	"github.com/toolhub/toolhub/cmd/internal/desktopmain"
 )
 
+// icon is the app's icon, also the one `fyne package` puts in the archive.
+//
+//go:embed Icon.png
+var icon []byte
+
 func main() {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	code := desktopmain.Main(ctx, os.Args[1:])
+	code := desktopmain.Main(ctx, os.Args[1:], icon)
 	stop()
 	os.Exit(code)
 }

@@ -35,13 +35,17 @@ type flags struct {
 	guide    bool
 	width    float64
 	height   float64
+	// icon is the app's icon (PNG), for the window, the task bar and the
+	// tray; without it the tray shows Fyne's broken-image icon, and the
+	// Windows tray nothing, since Fyne cannot convert that SVG there.
+	icon []byte
 }
 
 // Main runs the desktop app with the command-line arguments args (without
-// the program name) until its window closes or ctx ends, and returns the
-// exit status.
-func Main(ctx context.Context, args []string) int {
-	var f flags
+// the program name) and the app icon icon (PNG) until its window closes or
+// ctx ends, and returns the exit status.
+func Main(ctx context.Context, args []string, icon []byte) int {
+	f := flags{icon: icon}
 	fs := flag.NewFlagSet("toolhub-desktop", flag.ContinueOnError)
 	fs.StringVar(&f.config, "config", "", "toolhub config file (default: $TOOLHUB_CONFIG or the user config dir)")
 	fs.StringVar(&f.httpAddr, "http", "127.0.0.1:8765", "address of the MCP HTTP endpoint")
@@ -132,6 +136,9 @@ func claimData(data string) (*instance, error) {
 // quitting, shut runs and the process exits anyway (shutdown.go).
 func show(ctx context.Context, backend *desktop.Backend, f flags, inst *instance, shut *closers, log *slog.Logger) error {
 	a := app.NewWithID("dev.toolhub.desktop")
+	if len(f.icon) > 0 {
+		a.SetIcon(fyne.NewStaticResource("Icon.png", f.icon))
+	}
 	w := ui.New(a, backend, ui.Options{})
 	if trayAvailable() {
 		w.InstallTray()
