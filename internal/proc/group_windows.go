@@ -15,11 +15,26 @@ import (
 
 // prepare creates the child suspended in a console process group of its
 // own; attach puts it in the job before it runs a single instruction.
+//
+// A child shares toolhub's console, shown or hidden. When toolhub has none
+// (the desktop app, a GUI program's child started without one), Windows
+// would open a visible console window for each console program it starts
+// (node, cmd.exe for npx.cmd, python); the child gets a hidden one instead.
 func prepare(cmd *exec.Cmd) {
 	if cmd.SysProcAttr == nil {
 		cmd.SysProcAttr = &syscall.SysProcAttr{}
 	}
 	cmd.SysProcAttr.CreationFlags |= windows.CREATE_NEW_PROCESS_GROUP | windows.CREATE_SUSPENDED
+	if !hasConsole() {
+		cmd.SysProcAttr.CreationFlags |= windows.CREATE_NO_WINDOW
+	}
+}
+
+// hasConsole reports whether this process is attached to a console, shown
+// or not: GetConsoleCP fails without one.
+func hasConsole() bool {
+	_, err := windows.GetConsoleCP()
+	return err == nil
 }
 
 // job is a Job Object holding the child and all it starts.
