@@ -98,8 +98,12 @@ func parseToken(data []byte) (string, error) {
 	return token, nil
 }
 
-// warnIfShared logs when other users may read the token file.
+// warnIfShared logs when other users may read the token file, where mode
+// bits say so (not on Windows).
 func warnIfShared(path string) {
+	if !modeBitsGuardFiles {
+		return
+	}
 	st, err := os.Stat(path)
 	if err == nil && st.Mode().Perm()&0o077 != 0 {
 		slog.Warn("token file is readable by other users; chmod 600 it", "file", path, "mode", st.Mode().Perm().String())
