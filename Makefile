@@ -47,6 +47,16 @@ desktop-package: ## Package the Linux desktop app: dist/desktop/toolhub-desktop.
 	cd cmd/toolhub-desktop && $(FYNE) package --target linux --release --tags $(DESKTOP_TAGS) --icon Icon.png --name toolhub-desktop
 	mv cmd/toolhub-desktop/toolhub-desktop.tar.xz dist/desktop/
 
+# The Windows desktop app, cross-built here with mingw-w64's gcc (Debian:
+# apt-get install gcc-mingw-w64-x86-64), as a GUI program: no console window.
+MINGW_CC ?= x86_64-w64-mingw32-gcc
+
+.PHONY: desktop-windows
+desktop-windows: ## Cross-build bin/toolhub-desktop.exe for Windows amd64 (cgo with mingw-w64's gcc, x86_64-w64-mingw32-gcc)
+	@command -v $(MINGW_CC) >/dev/null || { echo "desktop-windows needs $(MINGW_CC): apt-get install gcc-mingw-w64-x86-64" >&2; exit 1; }
+	@mkdir -p $(BIN)
+	CGO_ENABLED=1 GOOS=windows GOARCH=amd64 CC=$(MINGW_CC) $(GO) build -tags $(DESKTOP_TAGS) -ldflags="-H=windowsgui" -o $(BIN)/toolhub-desktop.exe ./cmd/toolhub-desktop
+
 .PHONY: release-snapshot
 release-snapshot: ## Build every release archive, checksums, SBOMs, .deb and .rpm into dist/ (pinned GoReleaser, no publishing)
 	./scripts/goreleaser.sh release --snapshot --clean
