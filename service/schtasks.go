@@ -10,10 +10,21 @@ import (
 // schtasks manages a Windows scheduled task that starts at logon.
 type schtasks struct{ opts Options }
 
-// TaskCommand is the task's /TR value: the command line, each word quoted
-// the way Windows programs split them.
+// TaskLogPath is %LOCALAPPDATA%\toolhub\toolhub.log, where the task's
+// toolhub writes its logs (--log-file): Windows discards a scheduled
+// task's own output.
+func TaskLogPath(opts Options) string {
+	base := strings.TrimRight(opts.LocalAppData, `\/`)
+	if base == "" {
+		base = strings.TrimRight(opts.Home, `\/`) + `\AppData\Local`
+	}
+	return base + `\` + Name + `\` + Name + ".log"
+}
+
+// TaskCommand is the task's /TR value: the command line, its logs sent to
+// TaskLogPath, each word quoted the way Windows programs split them.
 func TaskCommand(opts Options) string {
-	words := append([]string{opts.Executable}, opts.Args...)
+	words := append([]string{opts.Executable, "--log-file", TaskLogPath(opts)}, opts.Args...)
 	for i, w := range words {
 		words[i] = windowsQuote(w)
 	}
@@ -78,7 +89,7 @@ func (s *schtasks) Uninstall(ctx context.Context) error {
 
 // Status queries the task; a failed query means it does not exist.
 func (s *schtasks) Status(ctx context.Context) (Status, error) {
-	st := Status{Logs: "not captured: a scheduled task's output is discarded"}
+	st := Status{Logs: TaskLogPath(s.opts)}
 	out, err := s.opts.Runner.Run(ctx, "schtasks", "/Query", "/TN", Name, "/FO", "CSV", "/NH")
 	if err != nil {
 		st.State = "not installed"

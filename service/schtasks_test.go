@@ -89,3 +89,23 @@ func TestSchtasksUninstallWithoutTask(t *testing.T) {
 		t.Fatalf("Uninstall = %v with calls %v; want only the query", err, r.calls)
 	}
 }
+
+func TestTaskCommandSendsLogsToAFile(t *testing.T) {
+	cases := []struct {
+		name string
+		opts Options
+		want string
+	}{
+		{"in LOCALAPPDATA", Options{Executable: `C:\Program Files\toolhub\toolhub.exe`, Args: []string{"serve"}, LocalAppData: `C:\Users\Ann Lee\AppData\Local`},
+			`"C:\Program Files\toolhub\toolhub.exe" --log-file "C:\Users\Ann Lee\AppData\Local\toolhub\toolhub.log" serve`},
+		{"under the profile without LOCALAPPDATA", Options{Executable: `C:\t\toolhub.exe`, Args: []string{"serve"}, Home: `C:\Users\ann\`},
+			`C:\t\toolhub.exe --log-file C:\Users\ann\AppData\Local\toolhub\toolhub.log serve`},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			if got := TaskCommand(tc.opts); got != tc.want {
+				t.Fatalf("TaskCommand = %s\nwant %s", got, tc.want)
+			}
+		})
+	}
+}

@@ -50,8 +50,9 @@ func TestPlistGolden(t *testing.T) {
 
 func TestSchtasksGolden(t *testing.T) {
 	opts := Options{
-		Executable: `C:\Program Files\toolhub\toolhub.exe`,
-		Args:       []string{"--config", `C:\Users\Ada\AppData\Roaming\toolhub\config.json`, "serve", "--http=127.0.0.1:8765"},
+		Executable:   `C:\Program Files\toolhub\toolhub.exe`,
+		Args:         []string{"--config", `C:\Users\Ada\AppData\Roaming\toolhub\config.json`, "serve", "--http=127.0.0.1:8765"},
+		LocalAppData: `C:\Users\Ada\AppData\Local`,
 	}
 	golden(t, "schtasks-create.txt", strings.Join(CreateArgs(opts), "\n")+"\n")
 }

@@ -22,6 +22,8 @@ type Stdio struct {
 type globals struct {
 	configPath string
 	logLevel   string
+	logFile    string
+	logOut     *os.File // the open --log-file, closed when Main returns
 	stdio      Stdio
 	// openBrowser opens a sign-in URL; nil means the system's browser.
 	openBrowser func(ctx context.Context, url string) error
@@ -36,6 +38,9 @@ func Main(ctx context.Context, args []string, stdio Stdio) int {
 	root.SetOut(stdio.Out)
 	root.SetErr(stdio.Err)
 	err := root.ExecuteContext(ctx)
+	if g.logOut != nil {
+		_ = g.logOut.Close()
+	}
 	if err != nil && !errors.Is(err, errToolFailure) {
 		fmt.Fprintln(stdio.Err, "toolhub: "+err.Error())
 	}
@@ -62,6 +67,7 @@ starts with no downstream servers.`,
 	}
 	root.PersistentFlags().StringVar(&g.configPath, "config", "", "config file (default $TOOLHUB_CONFIG or the user config dir)")
 	root.PersistentFlags().StringVar(&g.logLevel, "log-level", "warn", "log level on stderr: debug, info, warn, error")
+	root.PersistentFlags().StringVar(&g.logFile, "log-file", "", "append logs to this file instead of stderr (made if missing; moved to FILE.1 at start once past 10 MiB)")
 	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return asUsage(err) })
 	root.AddCommand(
 		newServeCommand(g),
@@ -102,8 +108,17 @@ func (g *globals) setupLogging() error {
 	if err := level.UnmarshalText([]byte(g.logLevel)); err != nil {
 		return usageError("--log-level %q: want debug, info, warn or error", g.logLevel)
 	}
-	// Logs always go to stderr: in stdio mode stdout carries the protocol.
-	slog.SetDefault(slog.New(slog.NewTextHandler(g.stdio.Err, &slog.HandlerOptions{Level: level})))
+	// Logs go to stderr or the log file, never stdout: in stdio mode it
+	// carries the protocol.
+	out := g.stdio.Err
+	if g.logFile != "" {
+		f, err := openLogFile(g.logFile)
+		if err != nil {
+			return usageError("--log-file %s: %v", g.logFile, err)
+		}
+		g.logOut, out = f, f
+	}
+	slog.SetDefault(slog.New(slog.NewTextHandler(out, &slog.HandlerOptions{Level: level})))
 	return nil
 }
 

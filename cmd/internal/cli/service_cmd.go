@@ -27,15 +27,17 @@ func newServiceCommand(g *globals) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "service",
 		Short: "Run the HTTP hub as a background service of this user",
-		Long: `Installs "toolhub serve --http" as a service that starts when you log in and
-restarts when it fails, with this config file (--config, $TOOLHUB_CONFIG or the
-default location, as an absolute path) and this toolhub binary:
+		Long: `Installs "toolhub serve --http" as a service that starts when you log in (and,
+on Linux and macOS, restarts when it fails), with this config file (--config,
+$TOOLHUB_CONFIG or the default location, as an absolute path) and this toolhub
+binary:
 
   Linux    a systemd user unit, $XDG_CONFIG_HOME/systemd/user/toolhub.service
            (~/.config/...); logs: journalctl --user -u toolhub
   macOS    a launchd agent, ~/Library/LaunchAgents/` + service.Label + `.plist;
            logs: ~/Library/Logs/toolhub/toolhub.log
-  Windows  a scheduled task "toolhub" run at logon; its output is not kept
+  Windows  a scheduled task "toolhub" run at logon;
+           logs: %LOCALAPPDATA%\toolhub\toolhub.log (--log-file)
 
 No root rights are needed. Install again after moving the binary or the
 config; uninstall keeps the config, the token and the logs.`,
