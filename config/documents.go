@@ -104,17 +104,29 @@ func checkPatterns(d decoder, m member, patterns []string) {
 func (docs Documents) ResolvedRoots(home string) []string {
 	out := make([]string, len(docs.Roots))
 	for i, r := range docs.Roots {
-		out[i] = expandHome(r, home)
+		out[i] = ExpandHome(r, home)
 	}
 	return out
 }
 
-func expandHome(p, home string) string {
-	if p == "~" {
-		return home
+// ExpandHome replaces a leading "~" of p (alone, or before "/", or on
+// Windows before "\\") with home; any other p, and any p when home is "",
+// is kept.
+func ExpandHome(p, home string) string {
+	return expandHomeSep(p, home, filepath.Separator)
+}
+
+// expandHomeSep is ExpandHome with the platform's separator given.
+func expandHomeSep(p, home string, sep byte) string {
+	if home == "" || !strings.HasPrefix(p, "~") {
+		return p
 	}
-	if rest, ok := strings.CutPrefix(p, "~/"); ok {
-		return filepath.Join(home, rest)
+	rest := p[1:]
+	switch {
+	case rest == "":
+		return home
+	case rest[0] == '/' || rest[0] == sep:
+		return filepath.Join(home, rest[1:])
 	}
 	return p
 }

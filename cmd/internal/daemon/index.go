@@ -6,8 +6,6 @@ import (
 	"fmt"
 	"log/slog"
 	"os"
-	"path/filepath"
-	"strings"
 	"time"
 
 	"github.com/toolhub/toolhub/config"
@@ -40,12 +38,9 @@ func OpenIndex(ctx context.Context, docs config.Documents, withEmbedder bool, lo
 
 // IndexDir is documents.dir, or index in toolhub's data directory.
 func IndexDir(docs config.Documents) (string, error) {
-	home, _ := os.UserHomeDir()
 	if docs.Dir != "" {
-		if rest, ok := strings.CutPrefix(docs.Dir, "~/"); ok && home != "" {
-			return filepath.Join(home, rest), nil
-		}
-		return docs.Dir, nil
+		home, _ := os.UserHomeDir()
+		return config.ExpandHome(docs.Dir, home), nil
 	}
 	path, err := fsutil.DataPath("index")
 	if err != nil {
