@@ -66,7 +66,7 @@ starts with no downstream servers.`,
 		},
 	}
 	root.PersistentFlags().StringVar(&g.configPath, "config", "", "config file (default $TOOLHUB_CONFIG or the user config dir)")
-	root.PersistentFlags().StringVar(&g.logLevel, "log-level", "warn", "log level on stderr: debug, info, warn, error")
+	root.PersistentFlags().StringVar(&g.logLevel, "log-level", "warn", "log level (on stderr, or in the --log-file): debug, info, warn, error")
 	root.PersistentFlags().StringVar(&g.logFile, "log-file", "", "append logs to this file instead of stderr (made if missing; moved to FILE.1 at start once past 10 MiB)")
 	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return asUsage(err) })
 	root.AddCommand(
