@@ -110,8 +110,8 @@ func (docs Documents) ResolvedRoots(home string) []string {
 }
 
 // ExpandHome replaces a leading "~" of p (alone, or before "/", or on
-// Windows before "\\") with home; any other p, and any p when home is "",
-// is kept.
+// Windows before a backslash) with home; any other p, and any p when home
+// is "", is kept.
 func ExpandHome(p, home string) string {
 	return expandHomeSep(p, home, filepath.Separator)
 }
