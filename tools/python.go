@@ -69,6 +69,9 @@ const (
 // NewPython finds the interpreter and prlimit; it fails when either is
 // missing (the tool is then not offered).
 func NewPython(opts PythonOptions) (*Python, error) {
+	if pythonUnsupported != "" {
+		return nil, fmt.Errorf("python tool: %s", pythonUnsupported)
+	}
 	opts = opts.withDefaults()
 	python, err := findSystemCommand(opts.Command)
 	if err != nil {

@@ -7,6 +7,10 @@ import (
 	"syscall"
 )
 
+// pythonUnsupported is empty: the python tool can run here when its
+// programs are installed.
+const pythonUnsupported = ""
+
 // exitDetails reads how the run ended: the exit code, or -1 and the signal;
 // timedOut is set when the CPU-time limit (SIGXCPU) ended it.
 func exitDetails(state *os.ProcessState, _ error) (code int, signal string, timedOut bool) {
