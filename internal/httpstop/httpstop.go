@@ -20,6 +20,11 @@ import (
 type Tracker struct {
 	mu    sync.Mutex
 	conns map[net.Conn]struct{}
+	// stopping is set once Shutdown has begun. A connection the server
+	// accepted just before its listener closed can reach StateNew after
+	// closeAll has run; it is closed then, or it would hold Shutdown for
+	// five seconds.
+	stopping bool
 }
 
 // Track makes srv's Shutdown close its new connections. It sets srv's
@@ -42,16 +47,22 @@ func (t *Tracker) track(c net.Conn, state http.ConnState) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	if state == http.StateNew {
+		if t.stopping {
+			_ = c.Close()
+			return
+		}
 		t.conns[c] = struct{}{}
 		return
 	}
 	delete(t.conns, c)
 }
 
-// closeAll closes every connection still waiting for its first request.
+// closeAll closes every connection still waiting for its first request,
+// and makes track close any that begins waiting after.
 func (t *Tracker) closeAll() {
 	t.mu.Lock()
 	defer t.mu.Unlock()
+	t.stopping = true
 	for c := range t.conns {
 		_ = c.Close()
 		delete(t.conns, c)

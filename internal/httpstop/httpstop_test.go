@@ -113,3 +113,30 @@ func waitUntil(t *testing.T, cond func() bool) {
 		time.Sleep(time.Millisecond)
 	}
 }
+
+// TestAConnectionAcceptedAsTheStopBeginsIsClosed: Shutdown runs its
+// hooks right after closing the listeners, while Serve may still be
+// handing over a connection it had just accepted. That connection reaches
+// StateNew after the sweep, and must be closed then, not left to hold
+// Shutdown for five seconds.
+func TestAConnectionAcceptedAsTheStopBeginsIsClosed(t *testing.T) {
+	srv := &http.Server{}
+	tracker := Track(srv)
+	tracker.closeAll() // what Shutdown runs once it has closed the listeners
+	server, client := net.Pipe()
+	defer client.Close()
+	srv.ConnState(server, http.StateNew) // Serve's hook for the conn it had just accepted
+	// The client's end of a pipe closed on the other side refuses a
+	// deadline or reads EOF at once; an open one would wait out the
+	// deadline.
+	err := client.SetReadDeadline(time.Now().Add(shutdownLimit))
+	if err == nil {
+		_, err = client.Read(make([]byte, 1))
+	}
+	if !errors.Is(err, io.EOF) && !errors.Is(err, io.ErrClosedPipe) {
+		t.Fatalf("the late connection: %v; want it closed", err)
+	}
+	if n := tracker.Waiting(); n != 0 {
+		t.Fatalf("%d connections still tracked after the stop", n)
+	}
+}
