@@ -36,11 +36,15 @@ type PreferencesTab struct {
 	prefs     Preferences
 	loaded    bool
 	weightBox *fyne.Container
-	costText  *widget.Label
-	latText   *widget.Label
-	saver     *prefsSaver
-	onPrivacy func(Privacy)
-	meaning   *widget.Label // what the chosen privacy means
+	// previewPane holds the preview and the status; it is laid out again
+	// when their text changes, since a wrapped label that grows does not
+	// move what lies below it.
+	previewPane *container.Scroll
+	costText    *widget.Label
+	latText     *widget.Label
+	saver       *prefsSaver
+	onPrivacy   func(Privacy)
+	meaning     *widget.Label // what the chosen privacy means
 	// WeightFilter narrows the tools and models listed to those matching.
 	WeightFilter *widget.Entry
 	weightRows   []weightRow
@@ -107,8 +111,8 @@ func (t *PreferencesTab) layout() fyne.CanvasObject {
 	// Scrolling both ways keeps the tab's minimum width small, so that
 	// nothing in it sets how wide the window must be.
 	left := container.NewScroll(container.NewVBox(form, weights))
-	right := container.NewScroll(container.NewVBox(preview, t.Status))
-	split := container.NewHSplit(left, right)
+	t.previewPane = container.NewScroll(container.NewVBox(preview, t.Status))
+	split := container.NewHSplit(left, t.previewPane)
 	split.Offset = 0.58
 	return split
 }
@@ -239,6 +243,9 @@ func (t *PreferencesTab) showPreview(pv PreferencesPreview) {
 	t.Allowed.SetText(fmt.Sprintf("Allowed tools (%d): %s\n\nAllowed models (%d): %s",
 		len(pv.AllowedTools), orDash(strings.Join(pv.AllowedTools, ", ")),
 		len(pv.AllowedModels), orDash(strings.Join(pv.AllowedModels, ", "))))
+	if t.previewPane != nil {
+		t.previewPane.Refresh()
+	}
 }
 
 func validBudget(s string) error {
