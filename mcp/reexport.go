@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
-	"maps"
 
 	mcpgo "github.com/mark3labs/mcp-go/mcp"
 
@@ -150,12 +149,10 @@ func passThrough(raw json.RawMessage) (*mcpgo.CallToolResult, error) {
 // resultMeta is a downstream result's _meta as the client gets it: without
 // the downstream's io.modelcontextprotocol/serverInfo, since the result the
 // client gets is toolhub's (a 2026-07-28 client is told toolhub's identity
-// in its place); nil when nothing else is left.
+// in its place); nil when nothing else is left. fields, decoded for this
+// result alone, loses that key.
 func resultMeta(fields map[string]json.RawMessage) *mcpgo.Meta {
-	if _, ok := fields[mcpgo.MetaKeyServerInfo]; ok {
-		fields = maps.Clone(fields)
-		delete(fields, mcpgo.MetaKeyServerInfo)
-	}
+	delete(fields, mcpgo.MetaKeyServerInfo)
 	if len(fields) == 0 {
 		return nil
 	}

@@ -243,9 +243,7 @@ func (t *PreferencesTab) showPreview(pv PreferencesPreview) {
 	t.Allowed.SetText(fmt.Sprintf("Allowed tools (%d): %s\n\nAllowed models (%d): %s",
 		len(pv.AllowedTools), orDash(strings.Join(pv.AllowedTools, ", ")),
 		len(pv.AllowedModels), orDash(strings.Join(pv.AllowedModels, ", "))))
-	if t.previewPane != nil {
-		t.previewPane.Refresh()
-	}
+	t.previewPane.Refresh()
 }
 
 func validBudget(s string) error {

@@ -43,7 +43,7 @@ var windowsEnv = envRules{
 // parent (in os.Environ form) plus configured, which wins on conflicts
 // (on Windows whatever the case of the names). The result is sorted by name.
 func ChildEnv(parent []string, configured map[string]string) []string {
-	return hostEnv.childEnv(parent, configured)
+	return host.env.childEnv(parent, configured)
 }
 
 func (r envRules) childEnv(parent []string, configured map[string]string) []string {

@@ -2,8 +2,6 @@
 
 package proc
 
-// hostEnv and hostLookup are the rules of the platform toolhub runs on.
-var (
-	hostEnv    = unixEnv
-	hostLookup = lookupRules{env: unixEnv}
-)
+// host is the rules of the platform toolhub runs on: its environment and
+// how a command is found in it.
+var host = lookupRules{env: unixEnv}

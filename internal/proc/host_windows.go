@@ -2,8 +2,6 @@
 
 package proc
 
-// hostEnv and hostLookup are the rules of the platform toolhub runs on.
-var (
-	hostEnv    = windowsEnv
-	hostLookup = lookupRules{env: windowsEnv, windows: true}
-)
+// host is the rules of the platform toolhub runs on: its environment and
+// how a command is found in it.
+var host = lookupRules{env: windowsEnv, windows: true}

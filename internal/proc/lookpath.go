@@ -22,7 +22,7 @@ var ErrCommandNotFound = errors.New("executable file not found in the server's P
 // npx.cmd, the file npm installs. A command containing \, / or a drive
 // colon is a path, tried as it is and with those extensions.
 func LookPath(command string, env []string) (string, error) {
-	return hostLookup.lookPath(command, env)
+	return host.lookPath(command, env)
 }
 
 // lookupRules is one platform's way of finding a command.
