@@ -232,7 +232,7 @@ func assertProcessesGone(t *testing.T, pids []int) {
 	}
 	for _, pid := range pids {
 		waitUntil(t, fmt.Sprintf("process %d to be gone", pid), func() bool {
-			return processGone(pid)
+			return testenv.ProcessGone(pid)
 		}, func() string {
 			stat, _ := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
 			return "it is still there: " + string(stat)

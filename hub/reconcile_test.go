@@ -12,6 +12,7 @@ import (
 	mcpgo "github.com/mark3labs/mcp-go/mcp"
 
 	"github.com/toolhub/toolhub/events"
+	"github.com/toolhub/toolhub/internal/testenv"
 )
 
 // publishLog is a hand-written Publisher keeping what was announced.
@@ -116,7 +117,7 @@ func TestApplyAddsRemovesRestartsAndLeavesTheRestAlone(t *testing.T) {
 	echo(t, h, "edit__echo", "edited")
 	echo(t, h, "keep__echo", "kept")
 
-	if got := readPids(t, keepPids); !slices.Equal(got, keepPid) || processGone(keepPid[0]) {
+	if got := readPids(t, keepPids); !slices.Equal(got, keepPid) || testenv.ProcessGone(keepPid[0]) {
 		t.Fatalf("the unchanged server's processes went from %v to %v", keepPid, got)
 	}
 	assertProcessesGone(t, readPids(t, gonePids))

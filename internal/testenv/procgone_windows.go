@@ -1,6 +1,6 @@
 //go:build windows
 
-package hub
+package testenv
 
 import "golang.org/x/sys/windows"
 
@@ -8,9 +8,9 @@ import "golang.org/x/sys/windows"
 // process (STILL_ACTIVE).
 const stillActive = 259
 
-// processGone reports whether no running process has pid: it cannot be
+// ProcessGone reports whether no running process has pid: it cannot be
 // opened, or it has an exit code.
-func processGone(pid int) bool {
+func ProcessGone(pid int) bool {
 	h, err := windows.OpenProcess(windows.PROCESS_QUERY_LIMITED_INFORMATION, false, uint32(pid))
 	if err != nil {
 		return true
