@@ -26,7 +26,7 @@ var allowedImports = map[string][]string{
 	"internal/proc":                            {},
 	"internal/supervise":                       {},
 	"internal/release":                         {},
-	"service":                                  {"internal/fsutil"},
+	"service":                                  {"internal/fsutil", "internal/proc", "internal/supervise"},
 	"cmd/internal/buildinfo":                   {},
 	"internal/queuemark":                       {},
 	"internal/httpstop":                        {},

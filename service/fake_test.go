@@ -13,6 +13,9 @@ type fakeRunner struct {
 	mu      sync.Mutex
 	calls   []string
 	answers map[string]fakeAnswer
+	// onRun, when set, sees each command as it runs (to read a file it
+	// names before the caller removes it).
+	onRun func(name string, args []string)
 }
 
 type fakeAnswer struct {
@@ -27,6 +30,9 @@ func (f *fakeRunner) Run(_ context.Context, name string, args ...string) ([]byte
 	defer f.mu.Unlock()
 	line := strings.Join(append([]string{name}, args...), " ")
 	f.calls = append(f.calls, line)
+	if f.onRun != nil {
+		f.onRun(name, args)
+	}
 	a := f.answers[line]
 	return []byte(a.out), a.err
 }

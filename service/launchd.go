@@ -67,6 +67,7 @@ func Plist(opts Options, logPath string) string {
 	return b.String()
 }
 
+// xmlText escapes s for an element's text (the plist's and the task's).
 func xmlText(s string) string {
 	var b bytes.Buffer
 	_ = xml.EscapeText(&b, []byte(s))

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/csv"
 	"fmt"
+	"os"
 	"strings"
 )
 
@@ -21,10 +22,12 @@ func TaskLogPath(opts Options) string {
 	return base + `\` + Name + `\` + Name + ".log"
 }
 
-// TaskCommand is the task's /TR value: the command line, its logs sent to
-// TaskLogPath, each word quoted the way Windows programs split them.
-func TaskCommand(opts Options) string {
-	words := append([]string{opts.Executable, "--log-file", TaskLogPath(opts)}, opts.Args...)
+// TaskArguments are the task's program arguments: `service run`, which
+// keeps `toolhub serve` running (a scheduled task does not restart a
+// program that fails), its logs sent to TaskLogPath, each word quoted the
+// way Windows programs split them.
+func TaskArguments(opts Options) string {
+	words := append([]string{"--log-file", TaskLogPath(opts), "service", "run", "--"}, opts.Args...)
 	for i, w := range words {
 		words[i] = windowsQuote(w)
 	}
@@ -57,21 +60,47 @@ func windowsQuote(w string) string {
 	return b.String()
 }
 
-// CreateArgs are schtasks' arguments to create (or replace) the task: at
-// logon, with the user's normal rights.
-func CreateArgs(opts Options) []string {
-	return []string{"/Create", "/F", "/TN", Name, "/SC", "ONLOGON", "/RL", "LIMITED", "/TR", TaskCommand(opts)}
+// CreateArgs are schtasks' arguments to create (or replace) the task from
+// the definition in the file xmlPath (TaskXML).
+func CreateArgs(xmlPath string) []string {
+	return []string{"/Create", "/F", "/TN", Name, "/XML", xmlPath}
 }
 
-// Install creates the task and starts it now.
+// Install creates the task and starts it now. The task is defined in XML
+// because schtasks' own options cannot lift the limits a task gets by
+// default: it would be stopped after 72 hours, not start on battery power
+// and be stopped when the power cable is pulled.
 func (s *schtasks) Install(ctx context.Context) error {
-	if _, err := s.opts.Runner.Run(ctx, "schtasks", CreateArgs(s.opts)...); err != nil {
+	path, err := writeTaskXML(s.opts)
+	if err != nil {
+		return err
+	}
+	defer func() { _ = os.Remove(path) }()
+	if _, err := s.opts.Runner.Run(ctx, "schtasks", CreateArgs(path)...); err != nil {
 		return fmt.Errorf("create the scheduled task: %w", err)
 	}
 	if _, err := s.opts.Runner.Run(ctx, "schtasks", "/Run", "/TN", Name); err != nil {
 		return fmt.Errorf("start the scheduled task: %w", err)
 	}
 	return nil
+}
+
+// writeTaskXML writes the task's definition to a file of its own in the
+// temp folder, for schtasks to read.
+func writeTaskXML(opts Options) (string, error) {
+	f, err := os.CreateTemp("", Name+"-task-*.xml")
+	if err != nil {
+		return "", fmt.Errorf("write the task definition: %w", err)
+	}
+	_, err = f.Write(TaskXML(opts))
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		_ = os.Remove(f.Name())
+		return "", fmt.Errorf("write the task definition: %w", err)
+	}
+	return f.Name(), nil
 }
 
 // Uninstall ends the running task and deletes it. A task that does not

@@ -49,6 +49,9 @@ type Options struct {
 	Home, ConfigHome, LocalAppData string
 	// UID is the user's id, for launchctl's gui/UID domain.
 	UID int
+	// User is the Windows account (DOMAIN\name) whose logon starts the
+	// task; empty: any user's logon, the task running as its creator.
+	User string
 	// Runner reaches the service manager.
 	Runner Runner
 }

@@ -51,10 +51,11 @@ func TestPlistGolden(t *testing.T) {
 func TestSchtasksGolden(t *testing.T) {
 	opts := Options{
 		Executable:   `C:\Program Files\toolhub\toolhub.exe`,
-		Args:         []string{"--config", `C:\Users\Ada\AppData\Roaming\toolhub\config.json`, "serve", "--http=127.0.0.1:8765"},
+		Args:         []string{"--config", `C:\Users\Ada\AppData\Roaming\R&D <toolhub>\config.json`, "serve", "--http=127.0.0.1:8765"},
 		LocalAppData: `C:\Users\Ada\AppData\Local`,
+		User:         `LAB\ada`,
 	}
-	golden(t, "schtasks-create.txt", strings.Join(CreateArgs(opts), "\n")+"\n")
+	golden(t, "schtasks-task.xml", TaskDefinition(opts))
 }
 
 func TestSystemdInstallUninstall(t *testing.T) {

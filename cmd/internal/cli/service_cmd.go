@@ -4,16 +4,22 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"runtime"
 	"strings"
+	"time"
 
 	"github.com/spf13/cobra"
 
 	"github.com/toolhub/toolhub/mcp"
 	"github.com/toolhub/toolhub/service"
 )
+
+// serviceStopGrace is how long a stopped service run gives its command to
+// exit before killing it.
+const serviceStopGrace = 10 * time.Second
 
 // newService builds the platform's service manager and serviceExecutable
 // finds the binary it runs; tests replace both.
@@ -27,16 +33,17 @@ func newServiceCommand(g *globals) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "service",
 		Short: "Run the HTTP hub as a background service of this user",
-		Long: `Installs "toolhub serve --http" as a service that starts when you log in (and,
-on Linux and macOS, restarts when it fails), with this config file (--config,
-$TOOLHUB_CONFIG or the default location, as an absolute path) and this toolhub
-binary:
+		Long: `Installs "toolhub serve --http" as a service that starts when you log in and
+starts again when it fails, with this config file (--config, $TOOLHUB_CONFIG or
+the default location, as an absolute path) and this toolhub binary:
 
   Linux    a systemd user unit, $XDG_CONFIG_HOME/systemd/user/toolhub.service
            (~/.config/...); logs: journalctl --user -u toolhub
   macOS    a launchd agent, ~/Library/LaunchAgents/` + service.Label + `.plist;
            logs: ~/Library/Logs/toolhub/toolhub.log
-  Windows  a scheduled task "toolhub" run at logon;
+  Windows  a scheduled task "toolhub" run at logon, with no time limit and
+           also on battery power; it runs "toolhub service run", which
+           starts serve again when it fails;
            logs: %LOCALAPPDATA%\toolhub\toolhub.log (--log-file)
 
 No root rights are needed. Install again after moving the binary or the
@@ -81,8 +88,42 @@ config; uninstall keeps the config, the token and the logs.`,
 		},
 	}
 	status.Flags().BoolVar(&asJSON, "json", false, "print a JSON object: installed, state, file, logs")
-	cmd.AddCommand(install, uninstall, status)
+	run := &cobra.Command{
+		Use:   "run -- TOOLHUB-ARGUMENTS...",
+		Short: "Run a toolhub command and start it again whenever it fails",
+		Long: `Runs this toolhub binary with the arguments after --, and starts it again
+whenever it exits with a failure, after a wait that grows from 1 second to 1
+minute and starts over once a run has lasted a minute. It returns when the
+command exits cleanly, and stops the command when it is interrupted. Its output
+goes where run's logs go (--log-file).
+
+The Windows scheduled task runs this, since Task Scheduler does not start a
+failed program again; systemd and launchd do that themselves.`,
+		Example: `  toolhub --log-file hub.log service run -- --config ~/toolhub.json serve --http=127.0.0.1:8765`,
+		Args:    cobra.MinimumNArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			return g.serviceRun(cmd.Context(), args)
+		},
+	}
+	cmd.AddCommand(install, uninstall, status, run)
 	return cmd
+}
+
+// serviceRun keeps this binary running with args (service run).
+func (g *globals) serviceRun(ctx context.Context, args []string) error {
+	exe, err := os.Executable()
+	if err != nil {
+		return fmt.Errorf("find the toolhub binary: %w", err)
+	}
+	var out io.Writer = g.stdio.Err
+	if g.logOut != nil {
+		out = g.logOut
+	}
+	if service.DetachOwnConsole() {
+		g.logger().Info("closed the console window opened for the service")
+	}
+	start := service.ProcessStarter(exe, args, out, serviceStopGrace)
+	return service.Keep(ctx, start, service.KeepOptions{Log: g.logger()})
 }
 
 func (g *globals) serviceInstall(ctx context.Context, addr string) error {
@@ -143,6 +184,7 @@ func (g *globals) serviceManager(args []string) (service.Manager, error) {
 		ConfigHome:   os.Getenv("XDG_CONFIG_HOME"),
 		LocalAppData: os.Getenv("LOCALAPPDATA"),
 		UID:          os.Getuid(),
+		User:         windowsUser(os.Getenv("USERDOMAIN"), os.Getenv("USERNAME")),
 	})
 }
 
@@ -160,6 +202,14 @@ func findServiceExecutable() (string, error) {
 		return "", fmt.Errorf("%s is in the temp directory (go run?): install toolhub first (go install or a release)", exe)
 	}
 	return exe, nil
+}
+
+// windowsUser is DOMAIN\name, or "" when either is unknown.
+func windowsUser(domain, name string) string {
+	if domain == "" || name == "" {
+		return ""
+	}
+	return domain + `\` + name
 }
 
 func orWord(s, word string) string {
