@@ -38,25 +38,44 @@ type member struct {
 // object returns the members of an object value, reporting duplicate keys
 // (only the first of each name is returned).
 func (d decoder) object(v *hujson.Value, what string) ([]member, bool) {
+	all, ok := d.members(v, what)
+	if !ok {
+		return nil, false
+	}
+	seen := make(map[string]int, len(all))
+	out := make([]member, 0, len(all))
+	for _, m := range all {
+		if first, dup := seen[m.key]; dup {
+			d.duplicate(m, first, what)
+			continue
+		}
+		seen[m.key] = m.keyAt
+		out = append(out, m)
+	}
+	return out, true
+}
+
+// members returns every member of an object value, duplicate keys
+// included.
+func (d decoder) members(v *hujson.Value, what string) ([]member, bool) {
 	obj, isObj := v.Value.(*hujson.Object)
 	if !isObj {
 		d.wrongType(v, what, "an object")
 		return nil, false
 	}
-	seen := make(map[string]int, len(obj.Members))
 	out := make([]member, 0, len(obj.Members))
 	for i := range obj.Members {
 		m := &obj.Members[i]
 		key := m.Name.Value.(hujson.Literal).String()
-		if first, dup := seen[key]; dup {
-			p := d.pos(first)
-			d.at(m.Name.StartOffset, "%sduplicate key %q (first at line %d, column %d)", prefix(what), key, p.line, p.col)
-			continue
-		}
-		seen[key] = m.Name.StartOffset
 		out = append(out, member{key: key, keyAt: m.Name.StartOffset, value: &m.Value, valueAt: m.Value.StartOffset})
 	}
 	return out, true
+}
+
+// duplicate reports m's key as given again, first at offset firstAt.
+func (d decoder) duplicate(m member, firstAt int, what string) {
+	p := d.pos(firstAt)
+	d.at(m.keyAt, "%sduplicate key %q (first at line %d, column %d)", prefix(what), m.key, p.line, p.col)
 }
 
 func (d decoder) str(v *hujson.Value, what string) (string, bool) {

@@ -79,23 +79,52 @@ func readTopMember(d decoder, m member, f *File) {
 // set, an entry with problems goes there with its problems, which leave the
 // file's list.
 func readServers(d decoder, v *hujson.Value, servers map[string]Server, invalid map[string]invalidServer) {
-	members, ok := d.object(v, "mcpServers")
+	members, ok := d.members(v, "mcpServers")
 	if !ok {
 		return
 	}
 	noWarnings := func(string) {}
+	firstAt := make(map[string]int, len(members))
 	for _, m := range members {
 		before := len(d.problems)
+		if at, dup := firstAt[m.key]; dup {
+			d.duplicate(m, at, "mcpServers")
+			setAsideTwice(d, m.key, before, servers, invalid)
+			continue
+		}
+		firstAt[m.key] = m.keyAt
 		s, ok := readServer(d, m.key, m.keyAt, m.value, false, noWarnings)
 		switch {
 		case ok:
 			servers[m.key] = s
-		case invalid != nil && nameProblem(m.key) == "":
-			problems := slices.Clone(d.problems[before:])
-			d.problems = d.problems[:before]
-			invalid[m.key] = invalidServer{server: s, problems: problems}
+		case invalid != nil:
+			invalid[m.key] = invalidServer{server: s, problems: takeProblems(d, before)}
 		}
 	}
+}
+
+// setAsideTwice makes a server name given twice an invalid entry, when
+// invalid entries are kept: which of the two was meant cannot be known, so
+// neither runs. Otherwise the duplicate stays a problem of the file.
+func setAsideTwice(d decoder, name string, before int, servers map[string]Server, invalid map[string]invalidServer) {
+	if invalid == nil {
+		return
+	}
+	entry := invalid[name]
+	if s, ok := servers[name]; ok {
+		entry.server = s
+		delete(servers, name)
+	}
+	entry.problems = append(entry.problems, takeProblems(d, before)...)
+	invalid[name] = entry
+}
+
+// takeProblems removes the problems recorded since the first before and
+// returns them.
+func takeProblems(d decoder, before int) []Problem {
+	problems := slices.Clone(d.problems[before:])
+	d.problems = d.problems[:before]
+	return problems
 }
 
 // parseTree parses JSONC, turning a syntax error into a positioned problem.

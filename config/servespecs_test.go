@@ -103,3 +103,48 @@ func TestParseServeKeepsBadEntriesAside(t *testing.T) {
 		t.Error("ParseServe accepted an unknown top-level key")
 	}
 }
+
+func TestParseServeKeepsBadAndTwiceGivenNamesAside(t *testing.T) {
+	cases := []struct {
+		name    string
+		entries string // after "ok", which stays usable
+		invalid string // the entry kept aside
+		want    []string
+	}{
+		{"a dot in the name", `"my.server": {"command": "x"}`, "my.server",
+			[]string{`c.json:3:3: server name "my.server": use only letters`}},
+		{"the tool separator in the name", `"a__b": {"command": "x"}`, "a__b",
+			[]string{`c.json:3:3: server name "a__b" must not contain "__"`}},
+		{"a name given twice", `"twice": {"command": "x"},
+  "twice": {"command": "y"}`, "twice",
+			[]string{`c.json:4:3: mcpServers: duplicate key "twice" (first at line 3, column 3)`}},
+		{"a bad entry's name given again", `"twice": {"command": 1},
+  "twice": {"command": "y"}`, "twice",
+			[]string{`c.json:3:24: server "twice": command: want a string`, `c.json:4:3: mcpServers: duplicate key "twice"`}},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			src := "{\"mcpServers\": {\n  \"ok\": {\"command\": \"g\"},\n  " + tc.entries + "\n}}"
+			if _, err := Parse("c.json", []byte(src)); err == nil || !strings.Contains(err.Error(), tc.want[0]) {
+				t.Fatalf("Parse (config check): got %v, want %q", err, tc.want[0])
+			}
+			f, err := ParseServe("c.json", []byte(src))
+			if err != nil {
+				t.Fatalf("ParseServe failed on one bad entry: %v", err)
+			}
+			specs := f.ServeSpecs(fakeEnv(nil))
+			byName := map[string]hub.ServerSpec{}
+			for _, s := range specs {
+				byName[s.Name] = s
+			}
+			if len(specs) != 2 || byName["ok"].Invalid != "" {
+				t.Fatalf("specs %+v, want ok usable and %s aside", specs, tc.invalid)
+			}
+			for _, w := range tc.want {
+				if !strings.Contains(byName[tc.invalid].Invalid, w) {
+					t.Errorf("%s: Invalid %q lacks %q", tc.invalid, byName[tc.invalid].Invalid, w)
+				}
+			}
+		})
+	}
+}
