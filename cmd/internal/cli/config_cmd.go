@@ -129,11 +129,7 @@ PATH, or the PATH in the server's env).`,
 			if err != nil {
 				return asUsage(err)
 			}
-			f, err := config.Load(path, source)
-			var specs []hub.ServerSpec
-			if err == nil {
-				specs, err = f.SpecsFrom(config.Lookup{Env: os.LookupEnv, Secrets: g.configSecrets()})
-			}
+			f, specs, err := g.checkConfig(path, source)
 			if err != nil {
 				return g.reportProblems(err)
 			}
@@ -145,6 +141,23 @@ PATH, or the PATH in the server's env).`,
 			return nil
 		},
 	}
+}
+
+// checkConfig reads the config as serve does, keeping bad server entries
+// aside, so that the problems of every entry come out together with the
+// ${VAR} and ${keychain:NAME} references of the others that cannot be
+// expanded. A file serve would refuse as a whole is read again strictly,
+// for every problem of its structure.
+func (g *globals) checkConfig(path, source string) (*config.File, []hub.ServerSpec, error) {
+	f, err := config.LoadServe(path, source)
+	if err != nil {
+		if _, strict := config.Load(path, source); strict != nil {
+			err = strict
+		}
+		return nil, nil, err
+	}
+	specs, err := f.SpecsFrom(config.Lookup{Env: os.LookupEnv, Secrets: g.configSecrets()})
+	return f, specs, err
 }
 
 // warnMissingCommands warns on stderr of each stdio server whose command

@@ -197,6 +197,13 @@ func TestConfigPathInitCheck(t *testing.T) {
 			},
 			wantStdout: []string{`HOME/c.json:1:2: unknown top-level key "mcpServer" (did you mean "mcpServers"?)`,
 				`HOME/c.json:2:25: documents.roots: want an array of strings, got a number`}},
+		{name: "check reports the unset variables of good entries beside bad entries", args: []string{"--config", "HOME/c.json", "config", "check"}, wantCode: 2,
+			setup: func(t *testing.T, home string) {
+				mustWrite(t, filepath.Join(home, "c.json"), "{\"mcpServers\": {\"bad\": {\"args\": []},\n \"a\": {\"command\": \"x\", \"env\": {\"T\": \"${CFG_TEST_UNSET}\"}}}}")
+			},
+			wantStdout: []string{`HOME/c.json:1:17: server "bad": needs "command"`,
+				`HOME/c.json:2:37: server "a": env.T: environment variable CFG_TEST_UNSET is not set`},
+			wantStderr: []string{"2 problem(s) in the config"}},
 		{name: "check with no config anywhere", args: []string{"config", "check"}, wantStdout: []string{"ok: 0 servers\n"}},
 		{name: "check a missing --config", args: []string{"--config", "HOME/nope.json", "config", "check"}, wantCode: 2,
 			wantStderr: []string{"nope.json (from --config): file does not exist"}},
