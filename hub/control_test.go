@@ -84,35 +84,50 @@ func TestDisableEnableAndRestart(t *testing.T) {
 // again and again; the server fails at the first try and says what to do.
 // Once the command is there, a restart brings it up.
 func TestMissingCommandFailsAtOnce(t *testing.T) {
-	spec, pidfile := faultySpec(t, "typo", "ok")
-	bin := t.TempDir()
-	spec.Command = "faultyserver-installed-later"
-	spec.Env = map[string]string{"PATH": bin}
-	h := startedHub(t, spec)
-	ctx := t.Context()
-	if err := h.WaitSettled(ctx); err != nil {
-		t.Fatal(err)
+	cases := []struct {
+		name     string
+		absolute bool     // the command is given as an absolute path
+		want     []string // in LastError
+	}{
+		{"a command on no PATH entry", false, []string{"faultyserver-installed-later", "not found in the server's PATH", "install it"}},
+		{"an absolute path where nothing is", true, []string{"faultyserver-installed-later: no such file", "install it there"}},
 	}
-	st := statusOf(h, "typo")
-	if st.State != StateFailed || st.Restarts != 0 {
-		t.Fatalf("want failed without a restart, got %s after %d restarts", st.State, st.Restarts)
-	}
-	for _, want := range []string{"faultyserver-installed-later", "not found in the server's PATH", "install it"} {
-		if !strings.Contains(st.LastError, want) {
-			t.Errorf("LastError %q should contain %q", st.LastError, want)
-		}
-	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			spec, pidfile := faultySpec(t, "typo", "ok")
+			bin := t.TempDir()
+			installed := filepath.Join(bin, "faultyserver-installed-later")
+			spec.Command, spec.Env = "faultyserver-installed-later", map[string]string{"PATH": bin}
+			if tc.absolute {
+				spec.Command, spec.Env = installed, nil
+			}
+			h := startedHub(t, spec)
+			ctx := t.Context()
+			if err := h.WaitSettled(ctx); err != nil {
+				t.Fatal(err)
+			}
+			st := statusOf(h, "typo")
+			if st.State != StateFailed || st.Restarts != 0 {
+				t.Fatalf("want failed without a restart, got %s after %d restarts", st.State, st.Restarts)
+			}
+			for _, want := range tc.want {
+				if !strings.Contains(st.LastError, want) {
+					t.Errorf("LastError %q should contain %q", st.LastError, want)
+				}
+			}
 
-	if err := os.Symlink(faultyServerPath(t), filepath.Join(bin, spec.Command)); err != nil {
-		t.Fatal(err)
-	}
-	if err := h.Restart(ctx, "typo"); err != nil {
-		t.Fatal(err)
-	}
-	waitUntil(t, "the installed server ready", func() bool { return statusOf(h, "typo").State == StateReady },
-		func() string { return statusOf(h, "typo").LastError })
-	if pids := readPids(t, pidfile); len(pids) != 1 {
-		t.Fatalf("want one process started, got %v", pids)
+			if err := os.Symlink(faultyServerPath(t), installed); err != nil {
+				t.Fatal(err)
+			}
+			if err := h.Restart(ctx, "typo"); err != nil {
+				t.Fatal(err)
+			}
+			waitUntil(t, "the installed server ready", func() bool { return statusOf(h, "typo").State == StateReady },
+				func() string { return statusOf(h, "typo").LastError })
+			if pids := readPids(t, pidfile); len(pids) != 1 {
+				t.Fatalf("want one process started, got %v", pids)
+			}
+		})
 	}
 }
 

@@ -156,7 +156,7 @@ func (d *downstream) recordFailure(err error) bool {
 		// Starting it again would find the same PATH: the server fails at
 		// once, until the config changes or it is restarted.
 		d.log.Error("downstream failed: command not found", "command", d.spec.Command, "reason", reason)
-		d.setState(StateFailed, reason+"; install it, or give its full path or a PATH in the server's env")
+		d.setState(StateFailed, reason+missingCommandHint(err))
 		return true
 	}
 	recent := d.failures.Record(time.Now())
@@ -170,6 +170,14 @@ func (d *downstream) recordFailure(err error) bool {
 	d.log.Warn("downstream failed; restarting", "failures", recent, "reason", reason)
 	d.setState(StateRestarting, reason)
 	return false
+}
+
+// missingCommandHint says how to mend a command that was not found.
+func missingCommandHint(err error) string {
+	if _, isPath := errors.AsType[*proc.MissingProgramError](err); isPath {
+		return "; install it there, or correct the path in the config"
+	}
+	return "; install it, or give its full path or a PATH in the server's env"
 }
 
 // failureReason is why a connection ended, as the status and the log give

@@ -7,8 +7,18 @@ import (
 	"strings"
 )
 
-// ErrCommandNotFound is returned when a command is on no PATH entry.
+// ErrCommandNotFound is returned when a command is on no PATH entry, or
+// is an absolute path where no file is (then as a *MissingProgramError).
 var ErrCommandNotFound = errors.New("executable file not found in the server's PATH")
+
+// MissingProgramError is a command given as an absolute path where there
+// is no file. It is an ErrCommandNotFound.
+type MissingProgramError struct{ Path string }
+
+func (e *MissingProgramError) Error() string { return "no such file" }
+
+// Is makes errors.Is(err, ErrCommandNotFound) hold.
+func (e *MissingProgramError) Is(target error) bool { return target == ErrCommandNotFound }
 
 // LookPath resolves command the way a shell would with the child's
 // environment env (ChildEnv's result), not toolhub's: a configured PATH
@@ -35,7 +45,7 @@ func (r lookupRules) lookPath(command string, env []string) (string, error) {
 	pathList := r.env.value(env, "PATH")
 	if !r.windows {
 		if strings.Contains(command, "/") {
-			return command, nil
+			return r.asPath(command)
 		}
 		for _, dir := range filepath.SplitList(pathList) {
 			if dir == "" || !filepath.IsAbs(dir) {
@@ -52,7 +62,7 @@ func (r lookupRules) lookPath(command string, env []string) (string, error) {
 		if found, ok := withExtension(command, exts); ok {
 			return found, nil
 		}
-		return command, nil
+		return r.asPath(command)
 	}
 	for _, dir := range splitWindowsList(pathList) {
 		if dir == "" || !filepath.IsAbs(dir) {
@@ -63,6 +73,24 @@ func (r lookupRules) lookPath(command string, env []string) (string, error) {
 		}
 	}
 	return "", ErrCommandNotFound
+}
+
+// asPath is command given as a path: an absolute one where no file is
+// fails here, as a command on no PATH entry does; a relative one is left to
+// the start, which knows the working directory.
+func (r lookupRules) asPath(command string) (string, error) {
+	absolute := filepath.IsAbs(command) || (r.windows && isWindowsAbs(command))
+	if _, err := os.Stat(command); absolute && errors.Is(err, os.ErrNotExist) {
+		return "", &MissingProgramError{Path: command}
+	}
+	return command, nil
+}
+
+// isWindowsAbs reports whether p is a Windows drive path (C:\...) or a UNC
+// path (\\server\share).
+func isWindowsAbs(p string) bool {
+	drive := len(p) > 2 && p[1] == ':' && (p[2] == '\\' || p[2] == '/')
+	return drive || strings.HasPrefix(p, `\\`)
 }
 
 // isExecutable reports whether path is a regular file with an execute bit.

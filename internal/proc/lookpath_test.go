@@ -46,8 +46,10 @@ func TestLookPathOnWindows(t *testing.T) {
 		{"a file without an extension is not a program", "noext", []string{"PATH=" + dir}, "", ErrCommandNotFound},
 		{"a named extension outside PATHEXT is found as given", "script.py", []string{"PATH=" + dir}, filepath.Join(dir, "script.py"), nil},
 		{"a path gets PATHEXT's extensions", filepath.Join(dir, "npx"), nil, filepath.Join(dir, "npx.cmd"), nil},
-		{"a path that matches nothing is left to the start", filepath.Join(dir, "gone"), nil, filepath.Join(dir, "gone"), nil},
-		{"a drive path is a path", `C:nothing`, nil, `C:nothing`, nil},
+		{"an absolute path where nothing is fails", filepath.Join(dir, "gone"), nil, "", ErrCommandNotFound},
+		{"a drive path where nothing is fails", `C:\nothing\server.exe`, nil, "", ErrCommandNotFound},
+		{"a relative path is left to the start", `bin\gone`, nil, `bin\gone`, nil},
+		{"a drive-relative path is left to the start", `C:nothing`, nil, `C:nothing`, nil},
 		{"relative entries are skipped", "npx", []string{"PATH=.;relative"}, "", ErrCommandNotFound},
 		{"missing", "nope", []string{"PATH=" + dir}, "", ErrCommandNotFound},
 	}

@@ -25,6 +25,8 @@ func TestLookPathUsesTheChildsPath(t *testing.T) {
 	}{
 		{"found on the child's PATH", "tool", "/nonexistent:" + dir, exe, nil},
 		{"a path is used as is", "./relative/tool", "", "./relative/tool", nil},
+		{"an absolute path is used as is", exe, "", exe, nil},
+		{"an absolute path where nothing is fails", filepath.Join(dir, "gone"), dir, "", ErrCommandNotFound},
 		{"not executable", "data", dir, "", ErrCommandNotFound},
 		{"relative PATH entries are skipped", "tool", ".:relative", "", ErrCommandNotFound},
 		{"no extension is added", "tool.cmd", dir, "", ErrCommandNotFound},

@@ -6,6 +6,7 @@ import (
 	"io"
 	"io/fs"
 	"os"
+	"strings"
 
 	"github.com/spf13/cobra"
 
@@ -121,7 +122,8 @@ not set, and ${keychain:NAME} references whose secret is not set (with the
 toolhub config set-secret command that sets it). Values are never printed.
 Prints "ok: N servers (names)" when there is nothing to fix, and warns on
 stderr of each stdio server whose command is on no PATH entry (toolhub's
-PATH, or the PATH in the server's env).`,
+PATH, or the PATH in the server's env) or is an absolute path where there is
+no file.`,
 		Example: "  toolhub config check\n  toolhub --config ./dev.json config check",
 		Args:    cobra.NoArgs,
 		RunE: func(*cobra.Command, []string) error {
@@ -166,7 +168,12 @@ func (g *globals) checkConfig(path, source string) (*config.File, []hub.ServerSp
 // PATH.
 func (g *globals) warnMissingCommands(specs []hub.ServerSpec) {
 	for _, spec := range specs {
-		if hub.CommandMissing(spec) {
+		switch {
+		case !hub.CommandMissing(spec):
+		case strings.ContainsAny(spec.Command, `/\`):
+			fmt.Fprintf(g.stdio.Err, "warning: server %q: there is no file at %q, so it would fail to start; install it there, or correct the path\n",
+				spec.Name, spec.Command)
+		default:
 			fmt.Fprintf(g.stdio.Err, "warning: server %q: command %q is on no PATH entry here, so it would fail to start; install it, or give its full path or a PATH in the server's env\n",
 				spec.Name, spec.Command)
 		}

@@ -204,6 +204,12 @@ func TestConfigPathInitCheck(t *testing.T) {
 			wantStdout: []string{`HOME/c.json:1:17: server "bad": needs "command"`,
 				`HOME/c.json:2:37: server "a": env.T: environment variable CFG_TEST_UNSET is not set`},
 			wantStderr: []string{"2 problem(s) in the config"}},
+		{name: "check warns of an absolute command where no file is", args: []string{"--config", "HOME/c.json", "config", "check"},
+			setup: func(t *testing.T, home string) {
+				quoted, _ := json.Marshal(filepath.Join(home, "gone", "srv"))
+				mustWrite(t, filepath.Join(home, "c.json"), `{"mcpServers": {"s": {"command": `+string(quoted)+`}}}`)
+			},
+			wantStdout: []string{"ok: 1 servers (s)\n"}, wantStderr: []string{`warning: server "s": there is no file at`, "correct the path"}},
 		{name: "check with no config anywhere", args: []string{"config", "check"}, wantStdout: []string{"ok: 0 servers\n"}},
 		{name: "check a missing --config", args: []string{"--config", "HOME/nope.json", "config", "check"}, wantCode: 2,
 			wantStderr: []string{"nope.json (from --config): file does not exist"}},
