@@ -7,6 +7,7 @@ import (
 	"io"
 	"log/slog"
 	"os"
+	"strings"
 
 	"github.com/spf13/cobra"
 )
@@ -86,10 +87,37 @@ starts with no downstream servers.`,
 		newServiceCommand(g),
 		newAuthCommand(g),
 	)
+	refuseUnknownSubcommands(root)
 	for _, c := range root.Commands() {
 		wrapArgs(c)
 	}
 	return root
+}
+
+// refuseUnknownSubcommands makes every command that only groups others
+// (toolhub, toolhub index, ...) answer a word that names none of them with
+// a usage error (exit 2) and cobra's suggestions, where cobra printed the
+// help and exited 0, so that a mistyped subcommand never "succeeds" in a
+// script. Without arguments such a command prints its help.
+func refuseUnknownSubcommands(c *cobra.Command) {
+	for _, sub := range c.Commands() {
+		refuseUnknownSubcommands(sub)
+	}
+	if !c.HasSubCommands() || c.Runnable() {
+		return
+	}
+	c.Args = cobra.ArbitraryArgs
+	c.SuggestionsMinimumDistance = 2 // cobra's own default, which SuggestionsFor does not apply
+	c.RunE = func(cmd *cobra.Command, args []string) error {
+		if len(args) == 0 {
+			return cmd.Help()
+		}
+		msg := fmt.Sprintf("unknown command %q for %q", args[0], cmd.CommandPath())
+		if s := cmd.SuggestionsFor(args[0]); len(s) > 0 {
+			msg += "; did you mean " + strings.Join(s, " or ") + "?"
+		}
+		return usageError("%s (see %s --help)", msg, cmd.CommandPath())
+	}
 }
 
 // wrapArgs turns cobra's positional-argument errors into usage errors.

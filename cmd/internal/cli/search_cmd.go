@@ -37,6 +37,9 @@ says which mode answered, and why when it fell back.`,
 				return usageError("--k %d: want at least 1", q.K)
 			}
 			q.Text = strings.Join(args, " ")
+			if strings.TrimSpace(q.Text) == "" {
+				return usageError("the query is empty: give the words to search for")
+			}
 			q.PathPrefix = absIfExists(q.PathPrefix)
 			ix, _, err := g.openConfiguredIndex(cmd.Context(), q.Mode != retriever.ModeBM25)
 			if err != nil {

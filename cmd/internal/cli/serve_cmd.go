@@ -3,6 +3,7 @@ package cli
 import (
 	"context"
 	"errors"
+	"net"
 
 	"github.com/spf13/cobra"
 
@@ -85,6 +86,11 @@ every downstream server.`,
 func (o serveOptions) check() error {
 	if _, err := mcp.ParseExposure(o.expose); err != nil {
 		return usageError("--expose: %v", err)
+	}
+	if o.httpAddr != "" {
+		if _, _, err := net.SplitHostPort(o.httpAddr); err != nil {
+			return usageError("--http=%s: %v (want HOST:PORT, such as %s)", o.httpAddr, err, mcp.DefaultHTTPAddr)
+		}
 	}
 	if o.httpAddr == "" {
 		for flag, set := range map[string]bool{"--no-auth": o.noAuth, "--token-file": o.tokenFile != "",
