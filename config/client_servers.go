@@ -45,6 +45,10 @@ func (r *clientReader) readOne(m member, project string) {
 	name := sanitizeName(m.key)
 	if name != m.key {
 		r.warn(fmt.Sprintf(`server %q renamed %q: toolhub server names use only letters, digits, "-" and "_", without "__"`, m.key, name))
+		if r.cf.Renamed == nil {
+			r.cf.Renamed = map[string]string{}
+		}
+		r.cf.Renamed[m.key] = name
 	}
 	l := r.problems()
 	s, ok := readServer(decoder{l}, name, m.keyAt, m.value, true, r.warn)
@@ -81,6 +85,9 @@ func (r *clientReader) warnProblems(lead string, l *problemList) {
 var (
 	vscodeEnvRef   = regexp.MustCompile(`\$\{env:([A-Za-z_][A-Za-z0-9_]*)\}`)
 	vscodeInputRef = regexp.MustCompile(`\$\{input:([^${}]+)\}`)
+	// vscodeOwnRef is one of VS Code's predefined variables, which name
+	// its window's folder and files.
+	vscodeOwnRef = regexp.MustCompile(`\$\{(workspaceFolder(Basename)?(:[^}]*)?|userHome|cwd|file[A-Za-z]*|relativeFile[A-Za-z]*|lineNumber|selectedText|execPath|pathSeparator|/)\}`)
 )
 
 // checkRefs rewrites VS Code's ${env:NAME} to ${NAME} and ${input:ID} to
@@ -96,6 +103,10 @@ func (r *clientReader) checkRefs(name string, s *Server) {
 			v := vscodeEnvRef.ReplaceAllString(values[k], "$${$1}")
 			v = r.inputsToSecrets(name, key+"."+k, v)
 			values[k] = v
+			if m := vscodeOwnRef.FindString(v); m != "" {
+				r.warn(fmt.Sprintf("server %q: %s.%s: VS Code's %s has no value outside a VS Code window; it was copied as written: replace it with the path it stands for", name, key, k, m))
+				continue
+			}
 			if _, _, err := expand(v, Lookup{Env: func(string) (string, bool) { return "", true }}); err != nil {
 				r.warn(fmt.Sprintf("server %q: %s.%s: %v; it was copied as written and must be replaced before the server can start", name, key, k, err))
 			}

@@ -28,6 +28,9 @@ type ClientFile struct {
 	// invalid entries, keys toolhub does not use, VS Code ${input:...} turned
 	// into ${keychain:SERVER.ID} references.
 	Warnings []string
+	// Renamed maps a server's name in the file to the name it was given
+	// here, for each server whose name toolhub cannot use.
+	Renamed map[string]string
 }
 
 // ReadClientFile reads a Claude Desktop or Cursor file ("mcpServers"), a

@@ -227,13 +227,14 @@ as invalid until toolhub config set-secret SERVER ID stores its value.`,
 				return asUsage(err)
 			}
 			printWarnings(g.stdio.Err, cf.Warnings)
+			only = renamedOnly(only, cf.Renamed)
 			if err := checkOnly(only, cf.Servers); err != nil {
 				return err
 			}
 			return g.addServers(cf.Servers, only, g.newSecretMover())
 		},
 	}
-	cmd.Flags().StringSliceVar(&only, "only", nil, "import only these servers (comma-separated names)")
+	cmd.Flags().StringSliceVar(&only, "only", nil, "import only these servers (comma-separated names, as the file has them or as renamed)")
 	return cmd
 }
 
@@ -266,6 +267,22 @@ func (g *globals) addServers(servers map[string]config.Server, names []string, m
 	}
 	fmt.Fprintf(g.stdio.Out, "%d added to %s, %d skipped\n", len(added), path, len(skipped))
 	return nil
+}
+
+// renamedOnly gives --only names as the file has them the names they were
+// given here.
+func renamedOnly(only []string, renamed map[string]string) []string {
+	if len(only) == 0 {
+		return nil // every server
+	}
+	out := make([]string, len(only))
+	for i, name := range only {
+		out[i] = name
+		if to, ok := renamed[name]; ok {
+			out[i] = to
+		}
+	}
+	return out
 }
 
 // checkOnly rejects --only names the source does not have.

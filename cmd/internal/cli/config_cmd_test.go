@@ -239,6 +239,17 @@ func TestConfigImport(t *testing.T) {
 			wantStdout: []string{"skipped db: already in the config\n", `skipped linear: duplicate of "lin"`, "0 added"}},
 		{name: "import --only", args: []string{"config", "import", "HOME/.cursor/mcp.json", "--only", "linear"}, setup: withCursor,
 			wantStdout: []string{"added   linear\n", "1 added"}},
+		{name: "import --only by the file's name of a renamed server", args: []string{"config", "import", "HOME/claude.json", "--only", "my.server"},
+			setup: func(t *testing.T, home string) {
+				mustWrite(t, filepath.Join(home, "claude.json"), `{"mcpServers": {"my.server": {"command": "node"}, "other": {"command": "x"}}}`)
+			},
+			wantStdout: []string{"added   my-server\n", "1 added"}, wantStderr: []string{`server "my.server" renamed "my-server"`}},
+		{name: "import warns of VS Code's own variables", args: []string{"config", "import", "HOME/mcp.json"},
+			setup: func(t *testing.T, home string) {
+				mustWrite(t, filepath.Join(home, "mcp.json"), `{"servers": {"vs": {"command": "uvx", "env": {"WS": "${workspaceFolder}/data"}}}}`)
+			},
+			wantStdout: []string{"added   vs\n"},
+			wantStderr: []string{`server "vs": env.WS: VS Code's ${workspaceFolder} has no value outside a VS Code window`}},
 		{name: "import --only unknown", args: []string{"config", "import", "HOME/.cursor/mcp.json", "--only", "nope"}, setup: withCursor,
 			wantCode: 2, wantStderr: []string{"--only nope: no such server in the file; it has (db, linear)"}},
 		{name: "import a missing file", args: []string{"config", "import", "HOME/absent.json"}, wantCode: 2,
