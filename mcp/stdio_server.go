@@ -11,6 +11,8 @@ import (
 	"sync"
 
 	mcpgo "github.com/mark3labs/mcp-go/mcp"
+
+	"github.com/toolhub/toolhub/internal/mcpwire"
 )
 
 // stdioWorkers is how many goroutines wait for requests; a request that
@@ -90,9 +92,13 @@ func (c *stdioConn) readMessages(ctx context.Context, in io.Reader) error {
 		if len(bytes.TrimSpace(line)) > 0 {
 			c.dispatch(ctx, line)
 		}
+		var long *lineTooLongError
 		switch {
-		case errors.Is(err, errLineTooLong):
-			c.writeError(nil, mcpgo.INVALID_REQUEST, fmt.Sprintf(
+		case errors.As(err, &long):
+			// The reply names the request's id, found in the message's first
+			// or last bytes, so that the client does not wait for it forever.
+			id := mcpwire.IdentifyMessage(long.head, long.tail).ID
+			c.writeError(id, mcpgo.INVALID_REQUEST, fmt.Sprintf(
 				"message too large: toolhub accepts messages of at most %d bytes", c.maxLine))
 		case errors.Is(err, io.EOF):
 			return nil
@@ -102,20 +108,43 @@ func (c *stdioConn) readMessages(ctx context.Context, in io.Reader) error {
 	}
 }
 
-var errLineTooLong = errors.New("line too long")
+// lineTooLongError is a line longer than maxLine, read to its end and
+// dropped; head and tail are its first and last bytes.
+type lineTooLongError struct{ head, tail []byte }
+
+func (e *lineTooLongError) Error() string { return "line too long" }
+
+// longLineSample is how much of the start and of the end of a line too long
+// is kept to find the id of the request it carries.
+const longLineSample = 4 << 10
+
+// add notes a further part of the line.
+func (e *lineTooLongError) add(part []byte) {
+	if room := longLineSample - len(e.head); room > 0 {
+		e.head = append(e.head, part[:min(room, len(part))]...)
+	}
+	e.tail = append(e.tail, part...)
+	if over := len(e.tail) - longLineSample; over > 0 {
+		e.tail = append(e.tail[:0], e.tail[over:]...)
+	}
+}
 
 // readLine reads one line of at most maxLine bytes. A longer line is read
-// to its end and dropped, reported as errLineTooLong.
+// to its end and dropped, reported as a *lineTooLongError.
 func (c *stdioConn) readLine(r *bufio.Reader) ([]byte, error) {
 	var line []byte
 	for {
 		chunk, err := r.ReadSlice('\n')
 		if len(line)+len(chunk) > c.maxLine {
+			long := &lineTooLongError{}
+			long.add(line)
+			long.add(chunk)
 			for errors.Is(err, bufio.ErrBufferFull) {
-				_, err = r.ReadSlice('\n')
+				chunk, err = r.ReadSlice('\n')
+				long.add(chunk)
 			}
 			if err == nil {
-				err = errLineTooLong
+				err = long
 			}
 			return nil, err
 		}

@@ -279,17 +279,22 @@ func TestStdioBadInputGetsAnErrorAndTheConnectionGoesOn(t *testing.T) {
 	tests := []struct {
 		name string
 		line string
+		id   string // of the error's response
 		code int
 		text string
 	}{
-		{"not JSON", `{"jsonrpc":"2.0","id":1,"method":`, -32700, "parse error"},
-		{"too large", `{"jsonrpc":"2.0","id":2,"method":"ping","params":{"pad":"` + strings.Repeat("x", 2<<10) + `"}}`,
-			-32600, "message too large: toolhub accepts messages of at most 1024 bytes"},
+		{"not JSON", `{"jsonrpc":"2.0","id":1,"method":`, "null", -32700, "parse error"},
+		{"too large, its id first", `{"jsonrpc":"2.0","id":2,"method":"ping","params":{"pad":"` + strings.Repeat("x", 2<<10) + `"}}`,
+			"2", -32600, "message too large: toolhub accepts messages of at most 1024 bytes"},
+		{"too large, its id last", `{"jsonrpc":"2.0","method":"ping","params":{"pad":"` + strings.Repeat("x", 200<<10) + `"},"id":"big"}`,
+			`"big"`, -32600, "message too large"},
+		{"too large, no id to be found", `{"jsonrpc":"2.0","params":{"pad":"` + strings.Repeat("x", 20<<10) + `"},"method":"ping","id":` + strings.Repeat(" ", 5<<10) + `3}`,
+			"null", -32600, "message too large"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			r.send(tc.line)
-			m, _ := r.response("null")
+			m, _ := r.response(tc.id)
 			if m.Error == nil || m.Error.Code != tc.code || !strings.Contains(m.Error.Message, tc.text) {
 				t.Errorf("got %+v, want code %d with %q", m.Error, tc.code, tc.text)
 			}
