@@ -172,8 +172,12 @@ func (g *globals) serviceStatus(ctx context.Context, asJSON bool) error {
 // them).
 func (g *globals) serviceManager(args []string) (service.Manager, error) {
 	exe, err := serviceExecutable()
-	if err != nil {
+	if err != nil && args != nil {
 		return nil, err
+	}
+	if err != nil {
+		// Status and uninstall do not run the binary: where it lies does not matter.
+		exe = filepath.Join(os.TempDir(), service.Name)
 	}
 	home, err := os.UserHomeDir()
 	if err != nil {

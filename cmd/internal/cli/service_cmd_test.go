@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"os"
 	"path/filepath"
 	"strings"
@@ -108,5 +109,21 @@ func TestServiceInstallRefusesABrokenConfig(t *testing.T) {
 	fakeLinuxService(t, r, "/usr/bin/toolhub")
 	if _, _, code := runServiceCLI(t, "--config", cfg, "service", "install"); code == 0 || len(r.calls) != 0 {
 		t.Fatalf("install with a broken config: exit %d, calls %q", code, r.calls)
+	}
+}
+
+func TestServiceStatusOfABinaryThatCannotBeInstalled(t *testing.T) {
+	root := t.TempDir()
+	t.Setenv("XDG_CONFIG_HOME", filepath.Join(root, "xdg"))
+	t.Setenv("HOME", filepath.Join(root, "home"))
+	t.Setenv("TOOLHUB_CONFIG", "")
+	r := &recordingRunner{}
+	fakeLinuxService(t, r, "")
+	serviceExecutable = func() (string, error) { return "", errors.New("in the temp directory (go run?)") }
+	if out, errOut, code := runServiceCLI(t, "service", "status"); code != 0 || !strings.Contains(out, "installed: false") {
+		t.Fatalf("status = %d %q %q; want it answered", code, out, errOut)
+	}
+	if _, errOut, code := runServiceCLI(t, "service", "install"); code == 0 || !strings.Contains(errOut, "go run?") {
+		t.Fatalf("install = %d %q; want the binary refused", code, errOut)
 	}
 }
