@@ -42,6 +42,13 @@ func (b *bm25Totals) replace(old, next *version) {
 	}
 }
 
+// fieldComposite is the field Bleve names when it folds the term
+// searchers of an unscored disjunction (the path prefix filter over
+// several paths) into one reader. That reader asks for BM25 statistics
+// too, and fails without an entry here; it scores nothing, so the figure
+// is never used.
+const fieldComposite = "*"
+
 // withStats returns ctx carrying the statistics for Bleve's BM25 scorer,
 // or ctx unchanged while the index is empty.
 func (b *bm25Totals) withStats(ctx context.Context) context.Context {
@@ -54,8 +61,9 @@ func (b *bm25Totals) withStats(ctx context.Context) context.Context {
 	stats := &search.BM25Stats{
 		DocCount: float64(chunks),
 		FieldCardinality: map[string]int{
-			fieldContents: int(max(tokens, 1)),
-			fieldPath:     int(chunks), // one keyword token per chunk
+			fieldContents:  int(max(tokens, 1)),
+			fieldPath:      int(chunks), // one keyword token per chunk
+			fieldComposite: int(chunks),
 		},
 	}
 	return context.WithValue(ctx, search.BM25StatsKey, stats)
