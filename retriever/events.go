@@ -96,10 +96,10 @@ func (t *tally) emit(ev Event) {
 		t.report.Unchanged++
 	case EventSkipped:
 		t.report.Skipped++
-		t.report.Problems = append(t.report.Problems, Problem{Path: ev.Path, Reason: ev.Reason})
+		t.report.Problems = append(t.report.Problems, Problem{Path: DisplayPath(ev.Path), Reason: ev.Reason})
 	case EventFailed:
 		t.report.Failed++
-		t.report.Problems = append(t.report.Problems, Problem{Path: ev.Path, Reason: ev.Reason, Failed: true})
+		t.report.Problems = append(t.report.Problems, Problem{Path: DisplayPath(ev.Path), Reason: ev.Reason, Failed: true})
 	case EventRemoved:
 		t.report.Removed++
 	}

@@ -66,7 +66,7 @@ func skipByName(path string) error {
 // extract turns file content into text according to its kind.
 func extract(path string, data []byte) (extracted, error) {
 	ext := strings.ToLower(filepath.Ext(path))
-	base := filepath.Base(path)
+	base := DisplayPath(filepath.Base(path)) // a title is text, whatever bytes name the file
 	switch {
 	case ext == ".pdf":
 		title, text, err := pdfText(data)

@@ -30,9 +30,11 @@ type version struct {
 	IndexedAt time.Time `json:"indexed_at"`
 }
 
-// docRecord is the Badger record of one document.
+// docRecord is the Badger record of one document. Its path is its key,
+// not part of the stored JSON: a path is any bytes the file system allows,
+// and JSON would replace those that are not UTF-8, making it another path.
 type docRecord struct {
-	Path      string   `json:"path"`
+	Path      string   `json:"-"`
 	State     docState `json:"state"`
 	Committed *version `json:"committed,omitempty"`
 	Pending   *version `json:"pending,omitempty"`
@@ -75,11 +77,13 @@ func encodeJSON(v any) []byte {
 	return b
 }
 
-func decodeDoc(b []byte) (*docRecord, error) {
+// decodeDoc decodes the record stored under the document key of path.
+func decodeDoc(path string, b []byte) (*docRecord, error) {
 	var r docRecord
 	if err := json.Unmarshal(b, &r); err != nil {
 		return nil, fmt.Errorf("decode document record: %w", err)
 	}
+	r.Path = path
 	return &r, nil
 }
 

@@ -19,7 +19,7 @@ func getDoc(txn *badger.Txn, path string) (*docRecord, error) {
 	}
 	var rec *docRecord
 	err = item.Value(func(b []byte) error {
-		rec, err = decodeDoc(b)
+		rec, err = decodeDoc(path, b)
 		return err
 	})
 	return rec, err
@@ -155,8 +155,8 @@ func eachKey(db *badger.DB, prefix string, withValues bool, fn func(key string, 
 
 // eachDoc calls fn with every document record whose path starts with prefix.
 func eachDoc(db *badger.DB, prefix string, fn func(*docRecord) error) error {
-	return eachKey(db, prefixDoc+prefix, true, func(_ string, val []byte) error {
-		rec, err := decodeDoc(val)
+	return eachKey(db, prefixDoc+prefix, true, func(rest string, val []byte) error {
+		rec, err := decodeDoc(prefix+rest, val)
 		if err != nil {
 			return err
 		}

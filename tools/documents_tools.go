@@ -62,6 +62,7 @@ func (d *Documents) handleSearch(ctx context.Context, req mcpgo.CallToolRequest)
 	if err != nil {
 		return mcpgo.NewToolResultError("search failed: " + err.Error()), nil
 	}
+	res.DisplayPaths()
 	out := mcpgo.NewToolResultText(formatHits(res))
 	out.StructuredContent = searchContent(res)
 	return out, nil
@@ -106,7 +107,7 @@ func (d *Documents) handleIndex(ctx context.Context, req mcpgo.CallToolRequest) 
 	}
 	out := mcpgo.NewToolResultText(fmt.Sprintf(
 		"Indexed %s: %d new or changed, %d unchanged, %d removed, %d skipped, %d failed (%d chunks).",
-		path, rep.Indexed, rep.Unchanged, rep.Removed, rep.Skipped, rep.Failed, rep.Chunks))
+		retriever.DisplayPath(path), rep.Indexed, rep.Unchanged, rep.Removed, rep.Skipped, rep.Failed, rep.Chunks))
 	out.StructuredContent = rep
 	return out, nil
 }

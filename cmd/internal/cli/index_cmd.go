@@ -127,13 +127,14 @@ it), so refreshing the folder leaves it out; ` + "`index add PATH`" + ` brings i
 			if err != nil {
 				return err
 			}
-			fmt.Fprintf(g.stdio.Out, "removed %d documents under %s\n", n, args[0])
+			fmt.Fprintf(g.stdio.Out, "removed %d documents under %s\n", n, retriever.DisplayPath(args[0]))
 			excluded, err := ix.Excluded()
 			if err != nil {
 				return err
 			}
 			if p := filepath.Clean(absIfExists(args[0])); slices.Contains(excluded, p) {
-				fmt.Fprintf(g.stdio.Out, "%s stays out of the index when its folder is refreshed; `toolhub index add %s` brings it back\n", p, p)
+				shown := retriever.DisplayPath(p)
+				fmt.Fprintf(g.stdio.Out, "%s stays out of the index when its folder is refreshed; `toolhub index add %s` brings it back\n", shown, shown)
 			}
 			return nil
 		},
@@ -159,6 +160,9 @@ func newIndexLsCommand(g *globals) *cobra.Command {
 			docs, err := ix.List(prefix)
 			if err != nil {
 				return err
+			}
+			for i := range docs {
+				docs[i].Path = retriever.DisplayPath(docs[i].Path)
 			}
 			if asJSON {
 				return writeJSON(g.stdio.Out, docs)
@@ -191,6 +195,7 @@ func newIndexStatusCommand(g *globals) *cobra.Command {
 				return err
 			}
 			st.Embedder = configuredEmbedder(docs.Embedder)
+			st.Roots, st.Excluded = displayPaths(st.Roots), displayPaths(st.Excluded)
 			if asJSON {
 				return writeJSON(g.stdio.Out, st)
 			}
@@ -282,6 +287,15 @@ func humanSize(n int64) string {
 		return fmt.Sprintf("%.1f KiB", float64(n)/(1<<10))
 	}
 	return fmt.Sprintf("%d B", n)
+}
+
+// displayPaths is paths with retriever.DisplayPath applied to each.
+func displayPaths(paths []string) []string {
+	out := make([]string, len(paths))
+	for i, p := range paths {
+		out[i] = retriever.DisplayPath(p)
+	}
+	return out
 }
 
 func orNone(s string) string {

@@ -53,6 +53,7 @@ says which mode answered, and why when it fell back.`,
 			if err != nil {
 				return err
 			}
+			res.DisplayPaths()
 			if asJSON {
 				return writeJSON(g.stdio.Out, res)
 			}

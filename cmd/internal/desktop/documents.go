@@ -75,7 +75,7 @@ func (b *Backend) Ingest(ctx context.Context, paths []string, progress func(ui.I
 	stop, _ := b.opts.Daemon.Bus().Follow(events.Filter{Mask: events.IngestProgress, Subject: id},
 		func(ev events.Event) {
 			if e, ok := ev.Data.(tools.IngestEvent); ok && !e.Finished && e.Kind != retriever.EventEmbedded {
-				progress(ui.IngestProgress{Done: e.Done, Total: e.Total, Path: e.Path})
+				progress(ui.IngestProgress{Done: e.Done, Total: e.Total, Path: retriever.DisplayPath(e.Path)})
 			}
 		})
 	rep, err := docs.Ingest(ctx, id, paths)
