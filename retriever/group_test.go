@@ -2,6 +2,7 @@ package retriever
 
 import (
 	"context"
+	"fmt"
 	"strings"
 	"testing"
 )
@@ -54,5 +55,49 @@ func TestSearchSaysWhenKIsCapped(t *testing.T) {
 	res, err := ix.Search(context.Background(), Query{Text: "capped", K: 5000, Mode: ModeBM25})
 	if err != nil || !strings.Contains(res.Note, "k = 5000 lowered to the maximum of 1000") {
 		t.Fatalf("search with k = 5000: %+v, %v", res, err)
+	}
+}
+
+// TestGroupedSearchFillsK checks that a grouped search returns K files
+// when at least K match, however many chunks one file holds above the
+// others, and every matching file when fewer match.
+func TestGroupedSearchFillsK(t *testing.T) {
+	ix := openIndex(t, Options{ChunkBytes: 64, Embedder: &hashEmbedder{model: "hash", dims: 64}})
+	docs := []Document{{Path: "big/crowd.txt", Text: strings.Repeat("alpha alpha alpha alpha.\n\n", 400)}}
+	for i := range 30 {
+		docs = append(docs, Document{Path: fmt.Sprintf("small/%02d.txt", i), Text: fmt.Sprintf("alpha beta gamma delta note %d", i)})
+	}
+	if _, err := ix.IngestDocuments(context.Background(), docs, IngestOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	cases := []struct {
+		name string
+		k    int
+		want int
+	}{
+		{"a few files", 3, 3},
+		{"ten files", 10, 10},
+		{"every file exactly", 31, 31},
+		{"more than match", 50, 31},
+	}
+	for _, c := range cases {
+		for _, mode := range []Mode{ModeBM25, ModeVector, ModeHybrid} {
+			t.Run(fmt.Sprintf("%s/%s", c.name, mode), func(t *testing.T) {
+				res, err := ix.Search(context.Background(), Query{Text: "alpha", K: c.k, Mode: mode})
+				if err != nil {
+					t.Fatal(err)
+				}
+				seen := map[string]bool{}
+				for _, h := range res.Hits {
+					if seen[h.Path] {
+						t.Errorf("%s listed twice", h.Path)
+					}
+					seen[h.Path] = true
+				}
+				if len(res.Hits) != c.want || !seen["big/crowd.txt"] {
+					t.Errorf("k = %d: %d files (crowd listed: %v), want %d", c.k, len(res.Hits), seen["big/crowd.txt"], c.want)
+				}
+			})
+		}
 	}
 }

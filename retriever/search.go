@@ -85,20 +85,13 @@ func (ix *Index) Search(ctx context.Context, q Query) (*Results, error) {
 	if err != nil {
 		return nil, err
 	}
-	want := q.K
-	if !q.Ungrouped {
-		q.K = min(groupDepth*q.K, MaxK)
-	}
 	s := &searchRun{ix: ix, q: q, view: newVisibility(ix.db), res: &Results{Query: q.Text, Note: joinNotes(note, capNote)}}
 	defer s.view.close()
 	var ranked []rankedID
-	switch mode {
-	case ModeBM25:
-		ranked, err = s.bm25(ctx, q.K)
-	case ModeVector:
-		ranked, err = s.vector(ctx, q.K)
-	case ModeHybrid:
-		ranked, err = s.hybrid(ctx)
+	if q.Ungrouped {
+		ranked, err = s.rank(ctx, mode, q.K)
+	} else {
+		ranked, err = s.rankGrouped(ctx, mode, q.K)
 	}
 	if err != nil {
 		return nil, err
@@ -108,7 +101,7 @@ func (ix *Index) Search(ctx context.Context, q Query) (*Results, error) {
 	}
 	s.res.Hits = s.hits(ranked)
 	if !q.Ungrouped {
-		s.res.Hits = groupByPath(s.res.Hits, want)
+		s.res.Hits = groupByPath(s.res.Hits, q.K)
 	}
 	s.res.Timings.TotalMS = msSince(start)
 	return s.res, nil

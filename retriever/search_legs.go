@@ -19,6 +19,20 @@ type searchRun struct {
 	q    Query
 	view *visibility
 	res  *Results
+	qvec []float32 // the query's embedding, once computed
+	qerr error     // why the query could not be embedded
+}
+
+// rank returns the n best visible chunks in mode.
+func (s *searchRun) rank(ctx context.Context, mode Mode, n int) ([]rankedID, error) {
+	switch mode {
+	case ModeVector:
+		return s.vector(ctx, n)
+	case ModeHybrid:
+		return s.hybrid(ctx, n)
+	default:
+		return s.bm25(ctx, n)
+	}
 }
 
 // bm25 returns the n best visible chunks by BM25, fetching further pages
@@ -46,21 +60,18 @@ func (s *searchRun) bm25(ctx context.Context, n int) ([]rankedID, error) {
 
 // vector returns the n chunks closest to the query's embedding.
 func (s *searchRun) vector(ctx context.Context, n int) ([]rankedID, error) {
-	start := time.Now()
-	q, err := s.ix.brk.embedQuery(ctx, s.q.Text)
-	s.res.Timings.EmbedMS = msSince(start)
+	q, err := s.queryVector(ctx)
 	if err != nil {
-		return nil, fmt.Errorf("embed query: %w", err)
+		return nil, err
 	}
-	normalize(q)
-	start = time.Now()
+	start := time.Now()
 	prefix := s.q.PathPrefix
 	accept := func(id string) bool { return strings.HasPrefix(id, prefix) }
 	if prefix == "" {
 		accept = nil
 	}
 	hits, err := s.ix.nearest(q, n, accept)
-	s.res.Timings.VectorMS = msSince(start)
+	s.res.Timings.VectorMS += msSince(start)
 	if err != nil {
 		return nil, err
 	}
@@ -73,10 +84,29 @@ func (s *searchRun) vector(ctx context.Context, n int) ([]rankedID, error) {
 	return out, nil
 }
 
-// hybrid fuses the BM25 and vector rankings with RRF. When the query
-// cannot be embedded it answers from BM25 alone and says why.
-func (s *searchRun) hybrid(ctx context.Context) ([]rankedID, error) {
-	depth := max(fusionDepth, s.q.K)
+// queryVector embeds the query once per search, however many rounds it
+// ranks.
+func (s *searchRun) queryVector(ctx context.Context) ([]float32, error) {
+	if s.qvec != nil || s.qerr != nil {
+		return s.qvec, s.qerr
+	}
+	start := time.Now()
+	q, err := s.ix.brk.embedQuery(ctx, s.q.Text)
+	s.res.Timings.EmbedMS = msSince(start)
+	if err != nil {
+		s.qerr = fmt.Errorf("embed query: %w", err)
+		return nil, s.qerr
+	}
+	normalize(q)
+	s.qvec = q
+	return q, nil
+}
+
+// hybrid fuses the BM25 and vector rankings with RRF and returns the n
+// best. When the query cannot be embedded it answers from BM25 alone and
+// says why.
+func (s *searchRun) hybrid(ctx context.Context, n int) ([]rankedID, error) {
+	depth := max(fusionDepth, n)
 	lexical, err := s.bm25(ctx, depth)
 	if err != nil {
 		return nil, err
@@ -90,10 +120,10 @@ func (s *searchRun) hybrid(ctx context.Context) ([]rankedID, error) {
 		if s.res.Note = s.ix.brk.note(); s.res.Note == "" {
 			s.res.Note = fmt.Sprintf("embedding endpoint unavailable (%v): BM25 only", err)
 		}
-		return lexical[:min(len(lexical), s.q.K)], nil
+		return lexical[:min(len(lexical), n)], nil
 	}
 	fused := fuseRRF(rrfK, lexical, semantic)
-	return fused[:min(len(fused), s.q.K)], nil
+	return fused[:min(len(fused), n)], nil
 }
 
 // hits turns ranked chunk IDs into result hits with snippets.
