@@ -54,6 +54,7 @@ func (w *walker) walk(ctx context.Context) error {
 	if w.confine, err = filepath.EvalSymlinks(w.root); err != nil {
 		return fmt.Errorf("walk %s: %w", w.root, err)
 	}
+	defer w.oneProblemPerFolder()
 	return filepath.WalkDir(w.root, func(path string, d fs.DirEntry, err error) error {
 		if ctxErr := ctx.Err(); ctxErr != nil {
 			return ctxErr
@@ -178,6 +179,21 @@ func (w *walker) rel(path string) string {
 		return ""
 	}
 	return filepath.ToSlash(rel)
+}
+
+// oneProblemPerFolder drops the failure to read a folder's .gitignore
+// when reading the folder itself failed too: both come of one unreadable
+// folder, which is reported once, under its own path.
+func (w *walker) oneProblemPerFolder() {
+	failed := map[string]bool{}
+	for _, ev := range w.skipped {
+		if ev.Kind == EventFailed {
+			failed[ev.Path] = true
+		}
+	}
+	w.skipped = slices.DeleteFunc(w.skipped, func(ev Event) bool {
+		return ev.Kind == EventFailed && filepath.Base(ev.Path) == ".gitignore" && failed[filepath.Dir(ev.Path)]
+	})
 }
 
 // loadGitignore reads dir/.gitignore, if any.
