@@ -145,3 +145,17 @@ func hashVector(text string, dims int) []float32 {
 	normalize(v)
 	return v
 }
+
+// assertRoots checks the index's recorded roots, in any order.
+func assertRoots(t *testing.T, ix *Index, want ...string) {
+	t.Helper()
+	roots, err := ix.Roots()
+	if err != nil {
+		t.Fatal(err)
+	}
+	slices.Sort(roots)
+	slices.Sort(want)
+	if !slices.Equal(roots, want) {
+		t.Errorf("roots %q, want %q", roots, want)
+	}
+}

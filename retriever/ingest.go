@@ -125,24 +125,31 @@ func (ix *Index) finishReport(t *tally, start time.Time) IngestReport {
 	return t.report
 }
 
-// resolveRoots makes paths absolute and records them as roots; no paths
-// means the recorded roots.
+// resolveRoots makes paths absolute and records the folders and regular
+// files among them as roots; anything else (a device, a FIFO) is walked,
+// to be reported as skipped, but not kept. No paths means the recorded
+// roots.
 func (ix *Index) resolveRoots(paths []string) ([]string, error) {
 	if len(paths) == 0 {
 		return ix.Roots()
 	}
 	roots := make([]string, len(paths))
+	var kept []string
 	for i, p := range paths {
 		abs, err := filepath.Abs(p)
+		var st fs.FileInfo
 		if err == nil {
-			_, err = os.Stat(abs)
+			st, err = os.Stat(abs)
 		}
 		if err != nil {
 			return nil, fmt.Errorf("ingest: %w", err)
 		}
 		roots[i] = abs
+		if st.IsDir() || st.Mode().IsRegular() {
+			kept = append(kept, abs)
+		}
 	}
-	err := updateEach(ix.db, roots, func(txn *badger.Txn, root string) error {
+	err := updateEach(ix.db, kept, func(txn *badger.Txn, root string) error {
 		if err := ix.unomit(txn, root); err != nil {
 			return err
 		}
