@@ -27,7 +27,7 @@ func (ix *Index) Excluded() ([]string, error) {
 
 // omit records path as excluded when it lies below a recorded root, and
 // drops the omissions below it, which it now covers. It reports whether
-// it recorded one.
+// it recorded or dropped any.
 func (ix *Index) omit(path string) (bool, error) {
 	roots, err := ix.Roots()
 	if err != nil {
@@ -52,7 +52,7 @@ func (ix *Index) omit(path string) (bool, error) {
 	if err != nil {
 		return false, fmt.Errorf("record %s as excluded: %w", path, err)
 	}
-	return under, nil
+	return under || len(covered) > 0, nil
 }
 
 // unomit lifts the omissions of paths added again by name.

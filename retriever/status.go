@@ -2,6 +2,7 @@ package retriever
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io/fs"
 	"path/filepath"
@@ -120,11 +121,16 @@ func (ix *Index) List(prefix string) ([]DocInfo, error) {
 	return out, nil
 }
 
+// ErrNotIndexed is returned by Remove for a path the index knows nothing
+// of: no document, root or excluded path at or under it, and no root
+// above it.
+var ErrNotIndexed = errors.New("not in the index: no indexed file, folder or document is at or under it")
+
 // Remove drops path (a file, a folder, or a Document path) and everything
 // under it from the index, and forgets it and the roots under it. A path
 // below another root is recorded as excluded (see Excluded), so that
 // refreshing that root leaves it out. It returns the number of documents
-// removed.
+// removed, and ErrNotIndexed when the index knew nothing of path.
 func (ix *Index) Remove(ctx context.Context, path string) (int, error) {
 	ix.writeMu.Lock()
 	defer ix.writeMu.Unlock()
@@ -141,11 +147,16 @@ func (ix *Index) Remove(ctx context.Context, path string) (int, error) {
 	if err != nil {
 		return 0, fmt.Errorf("remove %s: %w", path, err)
 	}
-	if err := ix.forgetRoots(path); err != nil {
+	forgot, err := ix.forgetRoots(path)
+	if err != nil {
 		return 0, err
 	}
-	if _, err := ix.omit(path); err != nil {
+	excluded, err := ix.omit(path)
+	if err != nil {
 		return 0, err
+	}
+	if len(recs) == 0 && forgot == 0 && !excluded {
+		return 0, fmt.Errorf("remove %s: %w", path, ErrNotIndexed)
 	}
 	for start := 0; start < len(recs); start += bleveBatchChunks {
 		if err := ctx.Err(); err != nil {
@@ -171,11 +182,12 @@ func (ix *Index) docsUnder(path string) ([]*docRecord, error) {
 	return recs, err
 }
 
-func (ix *Index) forgetRoots(path string) error {
+// forgetRoots drops the roots at or under path and says how many.
+func (ix *Index) forgetRoots(path string) (int, error) {
 	roots, err := ix.Roots()
 	if err != nil {
-		return err
+		return 0, err
 	}
 	roots = slices.DeleteFunc(roots, func(r string) bool { return !isUnder(r, path) })
-	return updateEach(ix.db, roots, func(txn *badger.Txn, root string) error { return txn.Delete(rootKey(root)) })
+	return len(roots), updateEach(ix.db, roots, func(txn *badger.Txn, root string) error { return txn.Delete(rootKey(root)) })
 }

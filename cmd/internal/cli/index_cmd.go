@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -115,7 +116,10 @@ func newIndexRmCommand(g *globals) *cobra.Command {
 		Short: "Remove a file or folder from the index",
 		Long: `Removes PATH and every indexed document under it, and stops refreshing it.
 A PATH inside an indexed folder is recorded as excluded (index status lists
-it), so refreshing the folder leaves it out; ` + "`index add PATH`" + ` brings it back.`,
+it), so refreshing the folder leaves it out; ` + "`index add PATH`" + ` brings it back.
+A PATH the index knows nothing of (no indexed document, added path or
+excluded path at or under it, and not inside an indexed folder) is an
+error: nothing is changed and the exit status is 1.`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			ix, _, err := g.openConfiguredIndex(cmd.Context(), false)
@@ -124,6 +128,9 @@ it), so refreshing the folder leaves it out; ` + "`index add PATH`" + ` brings i
 			}
 			defer func() { _ = ix.Close() }()
 			n, err := ix.Remove(cmd.Context(), args[0])
+			if errors.Is(err, retriever.ErrNotIndexed) {
+				return fmt.Errorf("%w (`toolhub index status` lists the added paths, `toolhub index ls` the documents)", err)
+			}
 			if err != nil {
 				return err
 			}

@@ -7,6 +7,8 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"runtime"
+	"slices"
 	"strings"
 	"testing"
 
@@ -188,5 +190,40 @@ func TestIndexRmSubfolderStaysRemoved(t *testing.T) {
 	code, out, _ := runSub(t, newIndexCommand, cfg, "status")
 	if code != 0 || strings.Contains(out, "excluded:") || !strings.Contains(out, "documents:  2") {
 		t.Fatalf("status after adding the folder again:\n%s", out)
+	}
+}
+
+func TestIndexRmAndAddOfPathsThatAreNotIndexed(t *testing.T) {
+	src, idx := t.TempDir(), t.TempDir()
+	writeFile(t, filepath.Join(src, "a.txt"), "Seals swim.")
+	cfg := docsConfig(t, fmt.Sprintf(`{"dir": %q}`, idx))
+	if code, out, errOut := runSub(t, newIndexCommand, cfg, "add", src); code != 0 {
+		t.Fatalf("add: %s%s", out, errOut)
+	}
+	missing := filepath.Join(filepath.Dir(src), "nonexistent")
+	cases := []struct {
+		name    string
+		args    []string
+		code    int
+		wantOut string
+		wantErr string
+	}{
+		{"rm of a path never added", []string{"rm", missing}, exitToolError, "", "remove " + missing + ": not in the index"},
+		{"rm of a path inside an indexed folder", []string{"rm", filepath.Join(src, "b.txt")}, 0, "removed 0 documents", ""},
+		{"add of a device", []string{"add", os.DevNull}, 0, "skipped " + os.DevNull + ": not a regular file", ""},
+		{"status lists the folder alone", []string{"status"}, 0, "roots:      " + src + "\n", ""},
+		{"rm of the device", []string{"rm", os.DevNull}, exitToolError, "", "not in the index"},
+		{"rm of the folder", []string{"rm", src}, 0, "removed 1 documents", ""},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			if slices.Contains(c.args, os.DevNull) && runtime.GOOS == "windows" {
+				t.Skip("no device file to add on Windows")
+			}
+			code, out, errOut := runSub(t, newIndexCommand, cfg, c.args...)
+			if code != c.code || !strings.Contains(out, c.wantOut) || !strings.Contains(errOut, c.wantErr) {
+				t.Errorf("%v: exit %d, want %d with %q and %q in\n%s%s", c.args, code, c.code, c.wantOut, c.wantErr, out, errOut)
+			}
+		})
 	}
 }
