@@ -154,10 +154,14 @@ func (d *Documents) Close() error {
 	return err
 }
 
-// indexUnavailable explains an index that cannot be opened.
+// indexUnavailable explains an index that cannot be opened. One process
+// at a time can open it, whichever holds it: a serve, the desktop app or
+// a command.
 func indexUnavailable(err error) string {
 	if errors.Is(err, retriever.ErrInUse) {
-		return "the document index is in use by another toolhub process (an `index add` in progress?); try again when it has finished"
+		return "the document index is in use by another toolhub process (a `toolhub serve` of another client, " +
+			"the desktop app or a command such as `toolhub index add`), and only one process can open it at a time; " +
+			"try again once that process has stopped, or give each its own documents.dir"
 	}
 	return err.Error()
 }

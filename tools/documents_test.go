@@ -213,3 +213,33 @@ func TestSearchDocumentsGivesPassagesInFull(t *testing.T) {
 		})
 	}
 }
+
+// TestIndexHeldElsewhereIsExplained checks what the document tools say
+// when another process holds the index: any of toolhub's processes may.
+func TestIndexHeldElsewhereIsExplained(t *testing.T) {
+	d, root := newProvider(t)
+	held, err := retriever.Open(filepath.Join(filepath.Dir(root), "index"), retriever.Options{Logger: slog.New(slog.DiscardHandler)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer func() { _ = held.Close() }()
+	cases := []struct {
+		name string
+		tool string
+		args map[string]any
+	}{
+		{"search", "search_documents", map[string]any{"query": "jitter"}},
+		{"index", "index_documents", map[string]any{"path": root}},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			res := call(t, d, c.tool, c.args)
+			got := text(res)
+			for _, want := range []string{"in use by another toolhub process", "`toolhub serve`", "desktop app", "`toolhub index add`"} {
+				if !res.IsError || !strings.Contains(got, want) {
+					t.Errorf("%s with the index held: %q lacks %q", c.tool, got, want)
+				}
+			}
+		})
+	}
+}

@@ -125,8 +125,10 @@ func TestIndexInUse(t *testing.T) {
 	}
 	defer func() { _ = ix.Close() }()
 	code, _, errOut := runSub(t, newIndexCommand, docsConfig(t, fmt.Sprintf(`{"dir": %q}`, idx)), "status")
-	if code != exitToolError || !strings.Contains(errOut, "in use by another process") || !strings.Contains(errOut, "toolhub serve") {
-		t.Fatalf("exit %d: %s", code, errOut)
+	for _, want := range []string{"in use by another process", "`toolhub serve`", "desktop app", "`toolhub index add`", "documents.dir"} {
+		if code != exitToolError || !strings.Contains(errOut, want) {
+			t.Errorf("exit %d: %q lacks %q", code, errOut, want)
+		}
 	}
 }
 

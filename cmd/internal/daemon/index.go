@@ -31,7 +31,9 @@ func OpenIndex(ctx context.Context, docs config.Documents, withEmbedder bool, lo
 	}
 	ix, err := retriever.Open(dir, retriever.Options{Embedder: emb, EmbedderError: embErr, Logger: log})
 	if errors.Is(err, retriever.ErrInUse) {
-		return nil, fmt.Errorf("%w: stop `toolhub serve` (or the desktop app) first, or point --config at another documents.dir", err)
+		return nil, fmt.Errorf("%w: another toolhub process holds it (a `toolhub serve`, the desktop app or a command "+
+			"such as `toolhub index add`), and only one process can open it at a time; try again once that process "+
+			"has stopped, or point --config at another documents.dir", err)
 	}
 	return ix, err
 }
