@@ -27,8 +27,9 @@ type DocumentsOptions struct {
 	// Exclude and MaxFileBytes apply to indexing, as in the config.
 	Exclude      []string
 	MaxFileBytes int64
-	// IdleClose closes the index after this long without use, so that the
-	// command line can open it meanwhile (default 2 minutes).
+	// IdleClose closes the index after this long without use (default 2
+	// minutes), and at once when idle if another toolhub process waits for
+	// it (retriever.OpenWaiting).
 	IdleClose time.Duration
 	Logger    *slog.Logger
 	// Events, when set, receives an IngestProgress event for every step of
@@ -45,11 +46,16 @@ type Documents struct {
 	rootsMu sync.RWMutex
 	roots   []string // opts.Roots plus those added while running
 
-	mu    sync.Mutex
-	ix    *retriever.Index
-	users int
-	idle  *time.Timer
+	mu        sync.Mutex
+	ix        *retriever.Index
+	users     int
+	idle      *time.Timer
+	idleSince time.Time
 }
+
+// handoverCheck is how often an idle open index looks for another process
+// waiting for it.
+const handoverCheck = 250 * time.Millisecond
 
 // NewDocuments builds the provider; nothing is opened until a tool is called.
 func NewDocuments(open IndexOpener, opts DocumentsOptions) *Documents {
@@ -117,14 +123,22 @@ func (d *Documents) release() {
 	defer d.mu.Unlock()
 	d.users--
 	if d.users == 0 && d.ix != nil {
-		d.idle = time.AfterFunc(d.opts.IdleClose, d.closeIfIdle)
+		d.idleSince = time.Now()
+		d.idle = time.AfterFunc(min(handoverCheck, d.opts.IdleClose), d.closeIfIdle)
 	}
 }
 
+// closeIfIdle closes an unused index once it has been idle for IdleClose,
+// or at once when another process waits for it; else it looks again soon.
 func (d *Documents) closeIfIdle() {
 	d.mu.Lock()
 	defer d.mu.Unlock()
 	if d.users > 0 || d.ix == nil {
+		return
+	}
+	idleFor := time.Since(d.idleSince)
+	if idleFor < d.opts.IdleClose && !d.ix.HandoverRequested() {
+		d.idle = time.AfterFunc(min(handoverCheck, d.opts.IdleClose-idleFor), d.closeIfIdle)
 		return
 	}
 	if err := d.ix.Close(); err != nil {
@@ -160,8 +174,9 @@ func (d *Documents) Close() error {
 func indexUnavailable(err error) string {
 	if errors.Is(err, retriever.ErrInUse) {
 		return "the document index is in use by another toolhub process (a `toolhub serve` of another client, " +
-			"the desktop app or a command such as `toolhub index add`), and only one process can open it at a time; " +
-			"try again once that process has stopped, or give each its own documents.dir"
+			"the desktop app or a command such as `toolhub index add`) and was not handed over in time: a serve or " +
+			"the desktop app hands it over once none of its calls needs it, a command when it ends; " +
+			"try again then, or give each its own documents.dir"
 	}
 	return err.Error()
 }

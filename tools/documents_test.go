@@ -243,3 +243,27 @@ func TestIndexHeldElsewhereIsExplained(t *testing.T) {
 		})
 	}
 }
+
+// TestAnIdleHolderHandsTheIndexOver: two serves of two MCP clients share
+// one index; the one holding it, idle, hands it over to the other's call.
+func TestAnIdleHolderHandsTheIndexOver(t *testing.T) {
+	d1, root := newProvider(t)
+	d1.opts.IdleClose = time.Hour // it would keep the index for an hour
+	call(t, d1, "index_documents", map[string]any{"path": root})
+	indexDir := filepath.Join(filepath.Dir(root), "index")
+	open := func(ctx context.Context) (*retriever.Index, error) {
+		return retriever.OpenWaiting(ctx, indexDir, retriever.Options{Logger: slog.New(slog.DiscardHandler)}, time.Minute)
+	}
+	d2 := NewDocuments(open, DocumentsOptions{Roots: []string{root}})
+	t.Cleanup(func() { _ = d2.Close() })
+	res := call(t, d2, "search_documents", map[string]any{"query": "jitter"})
+	if res.IsError || !strings.Contains(text(res), "retries.md") {
+		t.Fatalf("search by the second process: %s", text(res))
+	}
+	d1.mu.Lock()
+	closed := d1.ix == nil
+	d1.mu.Unlock()
+	if !closed {
+		t.Fatal("the holder kept the index it handed over")
+	}
+}

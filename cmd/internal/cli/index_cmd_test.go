@@ -14,6 +14,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/toolhub/toolhub/cmd/internal/daemon"
 	"github.com/toolhub/toolhub/config"
 	"github.com/toolhub/toolhub/retriever"
 
@@ -118,6 +119,9 @@ func TestIndexAddMissingPath(t *testing.T) {
 }
 
 func TestIndexInUse(t *testing.T) {
+	wait := daemon.IndexHandoverWait
+	daemon.IndexHandoverWait = 0 // the holder here never hands it over
+	t.Cleanup(func() { daemon.IndexHandoverWait = wait })
 	idx := t.TempDir()
 	ix, err := retriever.Open(idx, retriever.Options{})
 	if err != nil {

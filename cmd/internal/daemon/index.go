@@ -29,14 +29,20 @@ func OpenIndex(ctx context.Context, docs config.Documents, withEmbedder bool, lo
 			emb = nil
 		}
 	}
-	ix, err := retriever.Open(dir, retriever.Options{Embedder: emb, EmbedderError: embErr, Logger: log})
+	opts := retriever.Options{Embedder: emb, EmbedderError: embErr, Logger: log}
+	ix, err := retriever.OpenWaiting(ctx, dir, opts, IndexHandoverWait)
 	if errors.Is(err, retriever.ErrInUse) {
 		return nil, fmt.Errorf("%w: another toolhub process holds it (a `toolhub serve`, the desktop app or a command "+
-			"such as `toolhub index add`), and only one process can open it at a time; try again once that process "+
-			"has stopped, or point --config at another documents.dir", err)
+			"such as `toolhub index add`) and did not hand it over within %s; a serve or the desktop app hands it "+
+			"over once none of its calls needs it, a command when it ends; try again then, or point --config at "+
+			"another documents.dir", err, IndexHandoverWait)
 	}
 	return ix, err
 }
+
+// IndexHandoverWait is how long opening the index waits for another
+// toolhub process holding it to hand it over (tests shorten it).
+var IndexHandoverWait = 15 * time.Second
 
 // IndexDir is documents.dir, or index in toolhub's data directory.
 func IndexDir(docs config.Documents) (string, error) {
