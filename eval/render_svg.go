@@ -33,12 +33,13 @@ type chartScale struct {
 func (r *Report) ChartSVG() string {
 	label, factor := r.CostScale()
 	s := newChartScale(r, factor)
+	colours := r.routerColours()
+	legend, height := r.legend(colours)
 	var b strings.Builder
-	fmt.Fprintf(&b, `<svg id="accuracy-cost" xmlns="http://www.w3.org/2000/svg" viewBox="0 0 %d %d" width="%d" height="%d" role="img" aria-label="accuracy versus cost">`,
-		chartW, chartH, chartW, chartH)
+	fmt.Fprintf(&b, `<svg id="accuracy-cost" xmlns="http://www.w3.org/2000/svg" viewBox="0 0 %d %.0f" width="%d" height="%.0f" role="img" aria-label="accuracy versus cost">`,
+		chartW, height, chartW, height)
 	s.axes(&b, label)
 	s.line(&b, "frontier", "#999", "6 4", r.Frontier())
-	colours := r.routerColours()
 	for _, sw := range r.Sweeps {
 		s.line(&b, "hull", colours[sw.Router], "", s.clip(sw.Hull))
 	}
@@ -63,7 +64,7 @@ func (r *Report) ChartSVG() string {
 		}
 		b.WriteString(`</g>`)
 	}
-	r.legend(&b, colours)
+	legend.draw(&b)
 	b.WriteString(`</svg>`)
 	return b.String()
 }
@@ -160,24 +161,51 @@ func (s chartScale) line(b *strings.Builder, class, colour, dash string, pts []P
 		class, colour, dash, strings.Join(coords, " "))
 }
 
-// legend explains colours and lines under the x axis.
-func (r *Report) legend(b *strings.Builder, colours map[string]string) {
-	type item struct{ colour, dash, text string }
-	items := []item{{familyColour[FamilySingle], "", "single model"}, {familyColour[FamilyBaseline], "", "baseline"}}
+// Legend geometry, in SVG user units: the first row's baseline sits
+// legendTop above the chart's bottom edge, each further row legendRow
+// lower, and the last at least legendMargin above the edge.
+const (
+	legendTop    = 22
+	legendRow    = 16
+	legendMargin = 6
+)
+
+// legendItem is one entry of the chart's legend: a line sample and its text,
+// at its baseline origin.
+type legendItem struct {
+	colour, dash, text string
+	x, y               float64
+}
+
+type chartLegend []legendItem
+
+// legend lays out the entries explaining colours and lines under the x
+// axis, wrapping to a new row where one would pass the right edge, and
+// returns the chart height that holds every row: the chart grows below
+// the plot when the legend needs more than its two rows.
+func (r *Report) legend(colours map[string]string) (chartLegend, float64) {
+	items := chartLegend{{colour: familyColour[FamilySingle], text: "single model"}, {colour: familyColour[FamilyBaseline], text: "baseline"}}
 	for _, sw := range r.Sweeps {
-		items = append(items, item{colours[sw.Router], "", sw.Router + " router (line: its convex hull)"})
+		items = append(items, legendItem{colour: colours[sw.Router], text: sw.Router + " router (line: its convex hull)"})
 	}
-	items = append(items, item{"#999", "6 4", "Pareto frontier: no policy is more accurate for less"})
-	x, y := float64(padL), float64(chartH-22)
-	b.WriteString(`<g class="legend" font-size="11">`)
-	for _, it := range items {
-		w := textWidth(it.text) + 34
-		if x+w > chartW-padR {
-			x, y = padL, y+16
+	items = append(items, legendItem{colour: "#999", dash: "6 4", text: "Pareto frontier: no policy is more accurate for less"})
+	x, y := float64(padL), float64(chartH-legendTop)
+	for i := range items {
+		w := textWidth(items[i].text) + 34
+		if x+w > chartW-padR && x > padL {
+			x, y = padL, y+legendRow
 		}
-		fmt.Fprintf(b, `<line x1="%.1f" y1="%.1f" x2="%.1f" y2="%.1f" stroke="%s" stroke-width="3" stroke-dasharray="%s"/><text x="%.1f" y="%.1f">%s</text>`,
-			x, y-4, x+18, y-4, it.colour, it.dash, x+24, y, html.EscapeString(it.text))
+		items[i].x, items[i].y = x, y
 		x += w
+	}
+	return items, max(chartH, y+legendMargin)
+}
+
+func (l chartLegend) draw(b *strings.Builder) {
+	b.WriteString(`<g class="legend" font-size="11">`)
+	for _, it := range l {
+		fmt.Fprintf(b, `<line x1="%.1f" y1="%.1f" x2="%.1f" y2="%.1f" stroke="%s" stroke-width="3" stroke-dasharray="%s"/><text x="%.1f" y="%.1f">%s</text>`,
+			it.x, it.y-4, it.x+18, it.y-4, it.colour, it.dash, it.x+24, it.y, html.EscapeString(it.text))
 	}
 	b.WriteString(`</g>`)
 }
