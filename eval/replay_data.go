@@ -91,6 +91,10 @@ type LoadOptions struct {
 	// DropIncomplete removes rows lacking a score for some candidate
 	// instead of refusing the set; the report counts them.
 	DropIncomplete bool
+	// Split is the rows to score: SplitTest (or "") the test split,
+	// SplitValidation a part held out of train (ValidationSet). With
+	// SplitValidation the test files are not read at all.
+	Split string
 }
 
 // Files of a replay directory (the llmrouter-nim9 layout).
@@ -110,22 +114,17 @@ func LoadReplay(dir string) (*ReplaySet, error) { return LoadReplayWith(dir, Loa
 // The candidates are the union of the models any row scores; a row lacking
 // a score for one of them is refused (or dropped, with DropIncomplete).
 func LoadReplayWith(dir string, opts LoadOptions) (*ReplaySet, error) {
-	train, err := readScores(filepath.Join(dir, replayTrainScores))
+	validation := opts.Split == SplitValidation
+	train, err := readSplit(dir, "train", replayTrainScores, replayTrainTasks)
 	if err != nil {
 		return nil, err
 	}
-	test, err := readScores(filepath.Join(dir, replayTestScores))
-	if err != nil {
-		return nil, err
+	var test []ReplayRow
+	if !validation {
+		if test, err = readSplit(dir, "test", replayTestScores, replayTestTasks); err != nil {
+			return nil, err
+		}
 	}
-	if err := labelTasks(train, filepath.Join(dir, replayTrainTasks)); err != nil {
-		return nil, err
-	}
-	if err := labelTasks(test, filepath.Join(dir, replayTestTasks)); err != nil {
-		return nil, err
-	}
-	nameRows(train, "train")
-	nameRows(test, "test")
 	models, err := loadCandidates(dir, scoredModels(train, test))
 	if err != nil {
 		return nil, err
@@ -137,11 +136,28 @@ func LoadReplayWith(dir string, opts LoadOptions) (*ReplaySet, error) {
 	if err := checkCosts(models, train, test); err != nil {
 		return nil, fmt.Errorf("%s: %w", dir, err)
 	}
+	if validation {
+		return (&ReplaySet{Dir: dir, Models: models, Train: train, Incomplete: incomplete}).ValidationSet()
+	}
 	if len(train) == 0 || len(test) == 0 {
 		return nil, fmt.Errorf("%s: the train and test splits both need rows (train %d, test %d)", dir, len(train), len(test))
 	}
 	clean, dropped := dropOverlap(test, train)
 	return &ReplaySet{Dir: dir, Models: models, Train: train, Test: clean, Dropped: dropped, Incomplete: incomplete}, nil
+}
+
+// readSplit reads one split's scores and task families and names its rows
+// without an id.
+func readSplit(dir, split, scores, tasks string) ([]ReplayRow, error) {
+	rows, err := readScores(filepath.Join(dir, scores))
+	if err != nil {
+		return nil, err
+	}
+	if err := labelTasks(rows, filepath.Join(dir, tasks)); err != nil {
+		return nil, err
+	}
+	nameRows(rows, split)
+	return rows, nil
 }
 
 func readScores(path string) ([]ReplayRow, error) {

@@ -27,7 +27,7 @@ func inValidation(question string) bool {
 // train split without its validation part as train, and that part as the
 // rows to score. The test split is not part of it.
 func (s *ReplaySet) ValidationSet() (*ReplaySet, error) {
-	v := &ReplaySet{Dir: s.Dir, Models: s.Models, Split: SplitValidation}
+	v := &ReplaySet{Dir: s.Dir, Models: s.Models, Split: SplitValidation, Incomplete: s.Incomplete}
 	for _, r := range s.Train {
 		if inValidation(r.Question) {
 			v.Test = append(v.Test, r)

@@ -14,14 +14,9 @@ import (
 // runReplay scores the policies on the replay set's test split, or on the
 // validation rows held out of train, showing its stages on a terminal.
 func (f *evalFlags) runReplay(cmd *cobra.Command, g *globals, pref policies.PreferenceVector) (*eval.Report, error) {
-	set, err := eval.LoadReplayWith(f.replay, eval.LoadOptions{DropIncomplete: f.dropIncomplete})
+	set, err := eval.LoadReplayWith(f.replay, eval.LoadOptions{DropIncomplete: f.dropIncomplete, Split: f.split})
 	if err != nil {
 		return nil, asUsage(err)
-	}
-	if f.split == eval.SplitValidation {
-		if set, err = set.ValidationSet(); err != nil {
-			return nil, asUsage(err)
-		}
 	}
 	weights, _ := f.weights()
 	progress, done := g.replayProgress()

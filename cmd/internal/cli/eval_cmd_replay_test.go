@@ -1,0 +1,62 @@
+package cli
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// smallPool writes a replay directory of n train and n test questions over
+// two priced models, "small" solving the even ones and "big" all, and
+// returns it.
+func smallPool(t *testing.T, n int) string {
+	t.Helper()
+	dir := t.TempDir()
+	rows := func(split string) string {
+		var b strings.Builder
+		b.WriteString("[")
+		for i := range n {
+			if i > 0 {
+				b.WriteString(",")
+			}
+			fmt.Fprintf(&b, `{"id":"%s-%d","question":"%s question number %d","scores":{"small":%d,"big":1}}`, split, i, split, i, 1-i%2)
+		}
+		return b.String() + "]"
+	}
+	writeFile(t, filepath.Join(dir, "scores_train.json"), rows("train"))
+	writeFile(t, filepath.Join(dir, "scores_test.json"), rows("test"))
+	writeFile(t, filepath.Join(dir, "candidates.json"),
+		`[{"name":"small","input_price":0.1,"output_price":0.1,"size":"8B"},{"name":"big","input_price":1,"output_price":1,"size":"70B"}]`)
+	return dir
+}
+
+func TestEvalReplayValidationNeedsNoTestFile(t *testing.T) {
+	cases := []struct {
+		name string
+		test string // scores_test.json; "-": removed
+	}{
+		{"missing", "-"},
+		{"empty", "[]"},
+		{"not JSON", "not json"},
+		{"incomplete", `[{"question":"q","scores":{"small":1}}]`},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			pool := smallPool(t, 40)
+			path := filepath.Join(pool, "scores_test.json")
+			if tc.test == "-" {
+				if err := os.Remove(path); err != nil {
+					t.Fatal(err)
+				}
+			} else {
+				writeFile(t, path, tc.test)
+			}
+			code, stdout, stderr := runSub(t, newEvalCommand, "", "--replay", pool, "--split", "validation", "--policy", "singles")
+			if code != 0 || !strings.Contains(stdout, "(validation split)") {
+				t.Fatalf("exit %d\n%s%s", code, stdout, stderr)
+			}
+		})
+	}
+}
