@@ -97,7 +97,7 @@ const FrontierLegend = "* on the Pareto frontier: no other policy (the oracle as
 // LatencyText is the policy's mean latency in seconds, or "-" when no
 // answer it chose had a known one (models of unknown size, none recorded).
 func (p PolicyResult) LatencyText() string {
-	if p.Tasks > 0 && p.LatencyUnknown >= p.Tasks {
+	if !p.LatencyKnown() {
 		return "-"
 	}
 	return fmt.Sprintf("%.2f", p.LatencyS)

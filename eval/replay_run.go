@@ -199,13 +199,31 @@ func replayOne(set *ReplaySet, p, base ReplayPolicy, pref policies.PreferenceVec
 }
 
 // replayVector is the reward vector of answering row with model; known is
-// false when its latency is unknown (then Latency is 0).
+// false when its latency is unknown. The reward then charges it the
+// slowest latency known for the row, so that unknown never counts as
+// fast, as the routers charge it (0 when no candidate's is known, for
+// every policy alike).
 func replayVector(set *ReplaySet, row ReplayRow, model string) (v policies.RewardVector, known bool) {
 	m, _ := set.Model(model)
 	cost, _ := AnswerCostUSD(m, row)
 	lat, known := AnswerLatencySeconds(m, row)
+	if !known {
+		lat = slowestLatency(set.Models, row)
+	}
 	return policies.RewardVector{Tools: map[string]float64{model: 1}, Outcome: row.Scores[model],
 		Cost: -cost, Latency: -lat}, known
+}
+
+// slowestLatency is the longest known latency of the candidates' answers
+// to row; 0 when none is known.
+func slowestLatency(models []ReplayModel, row ReplayRow) float64 {
+	slowest := 0.0
+	for _, m := range models {
+		if lat, ok := AnswerLatencySeconds(m, row); ok {
+			slowest = max(slowest, lat)
+		}
+	}
+	return slowest
 }
 
 func familyOf(p ReplayPolicy) string {

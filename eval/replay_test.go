@@ -1,12 +1,15 @@
 package eval
 
 import (
+	"encoding/json"
 	"math"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/toolhub/toolhub/internal/testenv"
+	"github.com/toolhub/toolhub/policies"
 )
 
 // routingDir is the llmrouter-nim9 replay set beside the repository. The
@@ -102,5 +105,47 @@ func TestEvalReplayRejectsUnknownPolicies(t *testing.T) {
 		if _, err := BuildReplayPolicies(set, ReplayOptions{Policies: []string{name}}); err == nil {
 			t.Errorf("%q accepted", name)
 		}
+	}
+}
+
+// TestEvalReplayUnknownLatencyIsNeitherZeroNorFast: a model of unknown size
+// whose latency no row records has no mean latency (null in JSON, not 0),
+// and the reward charges its answers the slowest latency the row knows,
+// here b's recorded 2 minutes: a is no faster than b.
+func TestEvalReplayUnknownLatencyIsNeitherZeroNorFast(t *testing.T) {
+	cands := `[{"name":"a","input_price":1,"output_price":1},{"name":"b","input_price":1,"output_price":1,"size":"70B"}]`
+	rec := func(q string) ReplayRow {
+		return ReplayRow{Question: q, Scores: map[string]float64{"a": 1, "b": 1}, LatencyS: map[string]float64{"b": 120}}
+	}
+	set, err := LoadReplay(writeReplayDir(t, []ReplayRow{rec("q1")}, []ReplayRow{rec("q2"), rec("q3")}, cands))
+	if err != nil {
+		t.Fatal(err)
+	}
+	rep, err := Replay(set, ReplayOptions{Policies: []string{"fixed:a", "fixed:b"}, Base: "fixed:b",
+		Preference: policies.PreferenceVector{Latency: 1}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	cases := []struct {
+		name, policy, latency string
+		reward                float64
+	}{
+		{"unknown latency", "fixed:a", `"latency_s":null`, 1},
+		{"recorded latency", "fixed:b", `"latency_s":120,`, 1},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			p, _ := rep.Find(tc.policy)
+			data, err := json.Marshal(p)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !strings.Contains(string(data), tc.latency) {
+				t.Errorf("JSON %s lacks %s", data, tc.latency)
+			}
+			if math.Abs(p.Reward-tc.reward) > 1e-12 {
+				t.Errorf("reward %v, want %v", p.Reward, tc.reward)
+			}
+		})
 	}
 }

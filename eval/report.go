@@ -16,7 +16,10 @@ type PolicyResult struct {
 	Accuracy   float64  `json:"accuracy"`              // mean score in [0,1]
 	CostUSD    float64  `json:"-"`                     // mean USD per task
 	CostPer1k  float64  `json:"cost_usd_per_1k"`       // mean USD per 1,000 tasks
-	LatencyS   float64  `json:"latency_s"`             // mean seconds per task whose latency is known
+	LatencyS   float64  `json:"-"`                     // mean seconds per task whose latency is known
+	// MeanLatencyS is LatencyS in JSON: null when no task's latency is
+	// known (LatencyKnown), never a 0 that would read as instant.
+	MeanLatencyS *float64 `json:"latency_s"`
 	// LatencyUnknown counts the tasks answered by a model of unknown
 	// latency, left out of LatencyS.
 	LatencyUnknown int                `json:"latency_unknown,omitempty"`
@@ -50,11 +53,24 @@ type Point struct {
 // CostUnit is the one unit reports show costs in.
 const CostUnit = "USD/1k tasks"
 
-// finish fills the derived fields: costs per 1,000 tasks.
+// finish fills the derived fields: costs per 1,000 tasks, and the mean
+// latency for JSON where one is known.
 func (r *Report) finish() {
 	for i := range r.Policies {
-		r.Policies[i].CostPer1k = per1k(r.Policies[i].CostUSD)
+		p := &r.Policies[i]
+		p.CostPer1k = per1k(p.CostUSD)
+		p.MeanLatencyS = nil
+		if p.LatencyKnown() {
+			lat := p.LatencyS
+			p.MeanLatencyS = &lat
+		}
 	}
+}
+
+// LatencyKnown reports whether some answer the policy chose had a known
+// latency, so that LatencyS means something.
+func (p PolicyResult) LatencyKnown() bool {
+	return p.Tasks == 0 || p.LatencyUnknown < p.Tasks
 }
 
 // Find returns the result called name.
