@@ -29,15 +29,28 @@ func isRouterName(name string) bool { return slices.Contains(RouterNames, name) 
 // weight of the sweep.
 func routerSweep(set *ReplaySet, opts ReplayOptions, name string) []ReplayPolicy {
 	cache := newPredictionCache(trainRouter(set, opts, name), set)
-	weights := opts.CostWeights
-	if len(weights) == 0 {
-		weights = DefaultCostWeights
-	}
+	weights := sweepWeights(opts.CostWeights)
 	out := make([]ReplayPolicy, len(weights))
 	scale := costScale(set)
 	for i, w := range weights {
 		out[i] = knnPolicy{router: name, models: set.Models, cache: cache,
 			weights: routerWeights(w, opts.Latency, scale)}
+	}
+	return out
+}
+
+// sweepWeights are the cost weights a router is swept over: the given ones
+// in their order, each once (a weight given twice would report the same
+// policy twice), else DefaultCostWeights.
+func sweepWeights(given []float64) []float64 {
+	if len(given) == 0 {
+		return DefaultCostWeights
+	}
+	out := make([]float64, 0, len(given))
+	for _, w := range given {
+		if !slices.Contains(out, w) {
+			out = append(out, w)
+		}
 	}
 	return out
 }

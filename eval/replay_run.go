@@ -24,14 +24,14 @@ const (
 // DefaultReplayPolicies is what a replay reports when no list is given.
 var DefaultReplayPolicies = []string{SinglesName, CheapestName, StrongestName, RandomName, OracleName, PerTaskBestName, KNNName, LogRegName, BlendName, MFName}
 
-// DefaultCostWeights is the knn router's default cost-weight sweep.
+// DefaultCostWeights is the learned routers' default cost-weight sweep.
 var DefaultCostWeights = []float64{0, 0.03, 0.05, 0.07, 0.1, 0.15, 0.2, 0.3, 0.5, 0.7, 1.0}
 
 // ReplayOptions configure a replay.
 type ReplayOptions struct {
-	Policies    []string // names; empty: DefaultReplayPolicies
-	CostWeights []float64
-	Latency     float64             // the knn router's latency weight
+	Policies    []string            // names; empty: DefaultReplayPolicies
+	CostWeights []float64           // the learned routers' sweep, each weight once; empty: DefaultCostWeights
+	Latency     float64             // the learned routers' latency weight
 	KNN         policies.KNNOptions // zero fields: the knn router's defaults
 	LogReg      policies.LogRegOptions
 	MF          policies.MFOptions // zero fields: the mf router's defaults

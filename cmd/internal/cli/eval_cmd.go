@@ -2,6 +2,7 @@ package cli
 
 import (
 	"fmt"
+	"math"
 	"os"
 	"slices"
 	"strconv"
@@ -155,14 +156,16 @@ func (f *evalFlags) validate() (policies.PreferenceVector, error) {
 		return pref, usageError("--repeat must be at least 1")
 	case f.parallel < 0:
 		return pref, usageError("--parallel must not be negative")
-	case f.tolerance < 0:
-		return pref, usageError("--tolerance must not be negative")
+	case !finiteNonNegative(f.tolerance):
+		return pref, usageError("--tolerance %v: want a finite non-negative number", f.tolerance)
+	case !finiteNonNegative(f.latencyWeight):
+		return pref, usageError("--latency-weight %v: want a finite non-negative number", f.latencyWeight)
 	case f.split != eval.SplitTest && f.split != eval.SplitValidation:
 		return pref, usageError("--split %q: want test or validation", f.split)
 	case f.neighbours < 0:
 		return pref, usageError("--k must not be negative")
-	case !(f.l2 > 0):
-		return pref, usageError("--l2 must be positive")
+	case !(f.l2 > 0) || math.IsInf(f.l2, 0):
+		return pref, usageError("--l2 %v: want a finite positive number", f.l2)
 	case f.tasks != "" && f.base != "" && !slices.Contains(splitList(f.policies), f.base):
 		return pref, usageError("--base %q must be one of the --policy list", f.base)
 	}
@@ -186,17 +189,22 @@ func (f *evalFlags) weights() ([]float64, error) {
 	return parseFloats("--cost-weights", f.costWeights)
 }
 
+// parseFloats reads a comma-separated list of finite non-negative numbers;
+// anything else (NaN, infinities, negatives) is a usage error naming it.
 func parseFloats(flag, list string) ([]float64, error) {
 	var out []float64
 	for _, s := range strings.Split(list, ",") {
-		v, err := strconv.ParseFloat(strings.TrimSpace(s), 64)
-		if err != nil || v < 0 {
-			return nil, usageError("%s %q: want non-negative numbers separated by commas", flag, list)
+		s = strings.TrimSpace(s)
+		v, err := strconv.ParseFloat(s, 64)
+		if err != nil || !finiteNonNegative(v) {
+			return nil, usageError("%s %q: %q is not a finite non-negative number (want numbers separated by commas)", flag, list, s)
 		}
-		out = append(out, v)
+		out = append(out, math.Abs(v)) // -0 is 0
 	}
 	return out, nil
 }
+
+func finiteNonNegative(v float64) bool { return v >= 0 && !math.IsInf(v, 0) }
 
 func splitList(list string) []string {
 	var out []string

@@ -1,11 +1,14 @@
 package cli
 
 import (
+	"encoding/json"
 	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/toolhub/toolhub/eval"
 )
 
 // smallPool writes a replay directory of n train and n test questions over
@@ -58,5 +61,26 @@ func TestEvalReplayValidationNeedsNoTestFile(t *testing.T) {
 				t.Fatalf("exit %d\n%s%s", code, stdout, stderr)
 			}
 		})
+	}
+}
+
+// TestEvalReplayReportsEachCostWeightOnce: a weight given twice, or as -0
+// beside 0, is one sweep point and one row.
+func TestEvalReplayReportsEachCostWeightOnce(t *testing.T) {
+	pool := smallPool(t, 40)
+	code, stdout, stderr := runSub(t, newEvalCommand, "", "--replay", pool, "--policy", "knn", "--cost-weights", "0,0.5,-0,0.50,0.5", "--json")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	var rep eval.Report
+	if err := json.Unmarshal([]byte(stdout), &rep); err != nil {
+		t.Fatal(err)
+	}
+	var names []string
+	for _, p := range rep.Policies {
+		names = append(names, p.Name)
+	}
+	if got := strings.Join(names, ","); got != "knn@0,knn@0.5" {
+		t.Fatalf("policies %s, want knn@0,knn@0.5", got)
 	}
 }
