@@ -80,6 +80,27 @@ func chooseOperatingPoint(set *ReplaySet, opts ReplayOptions, name string) (*Ope
 	return pickOperating(rows, AIQGrid, name), nil
 }
 
+// crossValidates reports whether set's train split can choose operating
+// points: some fold must hold both rows to train on and rows to route.
+func (set *ReplaySet) crossValidates() bool {
+	return slices.ContainsFunc(set.operatingFolds(), func(f *ReplaySet) bool { return len(f.Train) > 0 && len(f.Test) > 0 })
+}
+
+// operatingNote says how the operating points were chosen, or why none
+// was.
+func operatingNote(set *ReplaySet) string {
+	if set.splitName() != SplitValidation && !set.crossValidates() {
+		rows := fmt.Sprintf("%d rows", len(set.Train))
+		if len(set.Train) == 1 {
+			rows = "1 row"
+		}
+		return fmt.Sprintf("no operating point: the train split (%s) is too small to choose one out of fold "+
+			"(no fold of %d holds both rows to train on and rows to route); the sweeps are reported without it",
+			rows, OperatingFolds)
+	}
+	return "operating point: " + OperatingRule
+}
+
 // pickOperating is OperatingRule over out-of-fold rows routed at every
 // weight of grid.
 func pickOperating(rows []foldRow, grid []float64, name string) *OperatingPoint {
@@ -110,15 +131,17 @@ func pickOperating(rows []foldRow, grid []float64, name string) *OperatingPoint 
 }
 
 // summariseRouters adds, per router in pols, the sweep summary, the
-// fixed-grid figures and (unless the rows scored are validation rows) the
-// operating point chosen on the train split (OperatingRule).
+// fixed-grid figures and (unless the rows scored are validation rows, or
+// train is too small to cross-validate) the operating point chosen on the
+// train split (OperatingRule).
 func summariseRouters(set *ReplaySet, opts ReplayOptions, pols []ReplayPolicy, results []PolicyResult) ([]*SweepSummary, error) {
 	strongP := measure(set, fixedChoice(bestMean(set.Models, set.Train)))
 	strong := PolicyResult{Name: StrongestName, Accuracy: strongP.Accuracy, CostUSD: strongP.CostUSD}
 	weakP := measure(set, fixedChoice(cheapestOnTrain(set.Models, set.Train)))
 	weak := PolicyResult{Name: CheapestName, Accuracy: weakP.Accuracy, CostUSD: weakP.CostUSD}
 	routers := routersOf(pols)
-	if len(routers) > 0 && set.splitName() != SplitValidation {
+	operating := set.splitName() != SplitValidation && set.crossValidates()
+	if len(routers) > 0 && operating {
 		opts.steps.start(StageOperating, len(routers)*OperatingFolds)
 	}
 	var out []*SweepSummary
@@ -128,7 +151,7 @@ func summariseRouters(set *ReplaySet, opts ReplayOptions, pols []ReplayPolicy, r
 			continue
 		}
 		gridMeasures(s, routerPoints(set, k.cache, k.router, AIQGrid, opts.Latency), strong, weak)
-		if set.splitName() != SplitValidation {
+		if operating {
 			op, err := chooseOperatingPoint(set, opts, k.router)
 			if err != nil {
 				return nil, fmt.Errorf("operating point of %s: %w", k.router, err)

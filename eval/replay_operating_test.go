@@ -2,6 +2,7 @@ package eval
 
 import (
 	"fmt"
+	"strings"
 	"testing"
 )
 
@@ -133,5 +134,37 @@ func TestEvalOperatingPointReadsNoTestRow(t *testing.T) {
 	}
 	if *with != *without {
 		t.Fatalf("test rows moved the operating point: %+v, without them %+v", with, without)
+	}
+}
+
+// TestEvalOperatingPointSkippedWhenTrainIsTooSmall: a train split no fold
+// can learn from and route (one row) still gives its sweep; the operating
+// point is left out and a note says why.
+func TestEvalOperatingPointSkippedWhenTrainIsTooSmall(t *testing.T) {
+	test := []ReplayRow{row("", "name a river", map[string]float64{"cheap": 0, "big": 1})}
+	cases := []struct {
+		name   string
+		train  int
+		chosen bool
+	}{
+		{"one train row", 1, false},
+		{"sixty train rows", 60, true},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			set := familySet(1, test)
+			set.Train = set.Train[:tc.train]
+			rep, err := Replay(set, ReplayOptions{Policies: []string{SinglesName, KNNName}, CostWeights: []float64{0}})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(rep.Sweeps) != 1 || (rep.Sweeps[0].Operating != nil) != tc.chosen {
+				t.Fatalf("sweeps %+v, want an operating point: %v", rep.Sweeps, tc.chosen)
+			}
+			notes := strings.Join(rep.Notes, "\n")
+			if skipped := strings.Contains(notes, "no operating point: the train split (1 row) is too small"); skipped == tc.chosen {
+				t.Fatalf("notes:\n%s", notes)
+			}
+		})
 	}
 }

@@ -149,7 +149,7 @@ func Replay(set *ReplaySet, opts ReplayOptions) (*Report, error) {
 		return nil, err
 	}
 	if len(rep.Sweeps) > 0 {
-		rep.Notes = append(rep.Notes, AIQNote, "operating point: "+OperatingRule)
+		rep.Notes = append(rep.Notes, AIQNote, operatingNote(set))
 	}
 	rep.finish()
 	return rep, nil

@@ -90,3 +90,30 @@ func TestEvalConvertKeepsAModelWithoutPrices(t *testing.T) {
 		t.Fatalf("replay: exit %d\n%s%s", code, stdout, stderr)
 	}
 }
+
+// TestEvalConvertDocExample runs docs/replay-format.md's example as
+// written: one train question is too few to choose operating points, so
+// the replay reports its sweeps without them and says why.
+func TestEvalConvertDocExample(t *testing.T) {
+	dir := t.TempDir()
+	outcomes, models, pool := filepath.Join(dir, "outcomes.csv"), filepath.Join(dir, "models.csv"), filepath.Join(dir, "pool")
+	writeFile(t, outcomes, `id,split,question,task,model,score,cost_usd,latency_s,tokens_in,tokens_out
+q1,train,What is 2+2?,math,small-8b,1,0.00002,1.1,12,30
+q1,train,What is 2+2?,math,big-70b,1,0.0002,3.0,12,28
+q2,test,Name the capital of Peru.,qa,small-8b,0,,,,
+q2,test,Name the capital of Peru.,qa,big-70b,1,,,,
+`)
+	writeFile(t, models, "name,input_price,output_price,size,context\nsmall-8b,0.2,0.2,8B,131072\nbig-70b,0.9,0.9,,131072\n")
+	if code, _, stderr := runSub(t, newEvalCommand, "", "convert", "--outcomes", outcomes, "--candidates", models, "--out", pool); code != 0 {
+		t.Fatalf("convert: exit %d: %s", code, stderr)
+	}
+	code, stdout, stderr := runSub(t, newEvalCommand, "", "--replay", pool)
+	if code != 0 || !strings.Contains(stdout, "no operating point: the train split (1 row) is too small") {
+		t.Fatalf("replay: exit %d\n%s%s", code, stdout, stderr)
+	}
+	for _, router := range []string{"knn", "lr", "blend", "mf"} {
+		if !strings.Contains(stdout, router+": best single model") {
+			t.Errorf("no sweep summary of %s:\n%s", router, stdout)
+		}
+	}
+}
