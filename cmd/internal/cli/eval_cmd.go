@@ -3,7 +3,6 @@ package cli
 import (
 	"fmt"
 	"math"
-	"os"
 	"slices"
 	"strconv"
 	"strings"
@@ -102,6 +101,9 @@ with an accuracy-versus-cost chart.`,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			pref, err := f.validate()
 			if err != nil {
+				return err
+			}
+			if err := f.checkOutputs(); err != nil {
 				return err
 			}
 			var rep *eval.Report
@@ -214,25 +216,4 @@ func splitList(list string) []string {
 		}
 	}
 	return out
-}
-
-// output prints the report and writes the HTML page when asked.
-func (f *evalFlags) output(g *globals, rep *eval.Report) error {
-	if f.htmlPath != "" {
-		out, err := os.Create(f.htmlPath)
-		if err != nil {
-			return fmt.Errorf("write html report: %w", err)
-		}
-		err = rep.WriteHTML(out)
-		if cerr := out.Close(); err == nil {
-			err = cerr
-		}
-		if err != nil {
-			return fmt.Errorf("write html report: %w", err)
-		}
-	}
-	if f.asJSON {
-		return writeJSON(g.stdio.Out, rep)
-	}
-	return rep.WriteText(g.stdio.Out)
 }

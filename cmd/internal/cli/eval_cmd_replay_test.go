@@ -84,3 +84,38 @@ func TestEvalReplayReportsEachCostWeightOnce(t *testing.T) {
 		t.Fatalf("policies %s, want knn@0,knn@0.5", got)
 	}
 }
+
+// TestEvalOutputPrintsTheReportWhenThePageFails: a page that cannot be
+// written at the end (its directory went away during the run) fails the
+// command only after the report is printed.
+func TestEvalOutputPrintsTheReportWhenThePageFails(t *testing.T) {
+	rep := &eval.Report{Kind: "replay", Source: "pool", Tasks: 1, Policies: []eval.PolicyResult{{Name: "fixed:big", Tasks: 1, Accuracy: 1}}}
+	cases := []struct {
+		name string
+		json bool
+		want string
+	}{
+		{"text", false, "fixed:big"},
+		{"json", true, `"name": "fixed:big"`},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			dir := filepath.Join(t.TempDir(), "out")
+			if err := os.Mkdir(dir, 0o755); err != nil {
+				t.Fatal(err)
+			}
+			f := &evalFlags{htmlPath: filepath.Join(dir, "r.html"), asJSON: tc.json}
+			if err := f.checkOutputs(); err != nil {
+				t.Fatal(err)
+			}
+			if err := os.Remove(dir); err != nil {
+				t.Fatal(err)
+			}
+			var out strings.Builder
+			err := f.output(&globals{stdio: Stdio{Out: &out}}, rep)
+			if err == nil || !strings.Contains(err.Error(), "write html report") || !strings.Contains(out.String(), tc.want) {
+				t.Fatalf("err %v, printed:\n%s", err, out.String())
+			}
+		})
+	}
+}

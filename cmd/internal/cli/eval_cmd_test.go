@@ -52,6 +52,12 @@ func TestEvalCommandUsageErrors(t *testing.T) {
 		{"bad repeat", []string{"--tasks", tasks, "--policy", "cheapest", "--repeat", "0"}, "--repeat"},
 		{"negative parallel", []string{"--replay", dir, "--parallel", "-1"}, "--parallel must not be negative"},
 		{"unknown flag", []string{"--replay", dir, "--frobnicate"}, "frobnicate"},
+		// The output is checked before the set is read (there is none here).
+		{"html in a missing directory", []string{"--replay", filepath.Join(dir, "none"), "--html", filepath.Join(dir, "none", "r.html")},
+			"--html " + filepath.Join(dir, "none", "r.html") + ": no directory " + filepath.Join(dir, "none")},
+		{"html is a directory", []string{"--replay", filepath.Join(dir, "none"), "--html", dir}, "--html " + dir + ": is a directory"},
+		{"journal in a missing directory", []string{"--tasks", tasks, "--policy", "cheapest", "--journal", filepath.Join(dir, "none", "j.jsonl")},
+			"--journal " + filepath.Join(dir, "none", "j.jsonl") + ": no directory"},
 		{"bad task file says where", []string{"--tasks", tasks, "--policy", "cheapest"}, tasks + `:2: missing "answer"`},
 		{"missing replay dir", []string{"--replay", filepath.Join(dir, "none")}, "scores_train.json"},
 		{"unknown replay policy", []string{"--replay", routingReplayDir(t), "--policy", "smartest"}, `unknown replay policy "smartest"`},
