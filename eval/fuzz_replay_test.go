@@ -14,17 +14,22 @@ func FuzzParseScores(f *testing.F) {
 	f.Add([]byte(`[{"question":"q","scores":{"a":1e999}}]`))
 	f.Add([]byte(`{`))
 	f.Fuzz(func(t *testing.T, data []byte) {
-		rows, err := ParseScores("s.json", data)
+		rows, err := ParseScores("s.json", "train", data)
 		if err != nil {
 			if !strings.HasPrefix(err.Error(), "s.json:") {
 				t.Fatalf("error without the file name: %v", err)
 			}
 			return
 		}
+		ids := map[string]bool{}
 		for _, r := range rows {
-			if len(r.Scores) == 0 {
-				t.Fatal("a row without scores was accepted")
+			if len(r.Scores) == 0 || strings.TrimSpace(r.Question) == "" {
+				t.Fatal("a row without scores or question was accepted")
 			}
+			if r.ID == "" || ids[r.ID] {
+				t.Fatalf("row id %q empty or given twice", r.ID)
+			}
+			ids[r.ID] = true
 			for _, s := range r.Scores {
 				if !(s >= 0 && s <= 1) {
 					t.Fatalf("score %v accepted", s)

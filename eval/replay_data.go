@@ -146,26 +146,21 @@ func LoadReplayWith(dir string, opts LoadOptions) (*ReplaySet, error) {
 	return &ReplaySet{Dir: dir, Models: models, Train: train, Test: clean, Dropped: dropped, Incomplete: incomplete}, nil
 }
 
-// readSplit reads one split's scores and task families and names its rows
-// without an id.
+// readSplit reads one split's scores (ParseScores) and task families.
 func readSplit(dir, split, scores, tasks string) ([]ReplayRow, error) {
-	rows, err := readScores(filepath.Join(dir, scores))
+	path := filepath.Join(dir, scores)
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, fmt.Errorf("read replay scores: %w", err)
+	}
+	rows, err := ParseScores(path, split, data)
 	if err != nil {
 		return nil, err
 	}
 	if err := labelTasks(rows, filepath.Join(dir, tasks)); err != nil {
 		return nil, err
 	}
-	nameRows(rows, split)
 	return rows, nil
-}
-
-func readScores(path string) ([]ReplayRow, error) {
-	data, err := os.ReadFile(path)
-	if err != nil {
-		return nil, fmt.Errorf("read replay scores: %w", err)
-	}
-	return ParseScores(path, data)
 }
 
 // labelTasks sets each row's task family from the queries file, joined on

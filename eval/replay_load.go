@@ -18,53 +18,6 @@ import (
 // llm_candidates.json is read.
 const replayCandidatesV2 = "candidates.json"
 
-// ParseScores parses a scores file: a JSON array of rows (v1: question and
-// scores; v2 adds id, task, cost_usd, latency_s, tokens_in and tokens_out,
-// each a map from model to value). name labels errors.
-func ParseScores(name string, data []byte) ([]ReplayRow, error) {
-	var rows []ReplayRow
-	if err := json.Unmarshal(data, &rows); err != nil {
-		return nil, fmt.Errorf("%s: %w", name, err)
-	}
-	for i, r := range rows {
-		if len(r.Scores) == 0 {
-			return nil, fmt.Errorf("%s: row %d has no scores", name, i+1)
-		}
-		if err := checkRowValues(r); err != nil {
-			return nil, fmt.Errorf("%s: row %d: %w", name, i+1, err)
-		}
-	}
-	return rows, nil
-}
-
-// checkRowValues refuses scores outside [0,1] and negative or non-finite
-// costs, latencies and token counts.
-func checkRowValues(r ReplayRow) error {
-	for m, s := range r.Scores {
-		if !(s >= 0 && s <= 1) {
-			return fmt.Errorf("score of %q is %v, want a number in [0,1]", m, s)
-		}
-	}
-	for field, values := range map[string]map[string]float64{"cost_usd": r.CostUSD, "latency_s": r.LatencyS,
-		"tokens_in": r.TokensIn, "tokens_out": r.TokensOut} {
-		for m, v := range values {
-			if !(v >= 0) || math.IsInf(v, 0) {
-				return fmt.Errorf("%s of %q is %v, want a finite non-negative number", field, m, v)
-			}
-		}
-	}
-	return nil
-}
-
-// nameRows gives rows without an id their split and 1-based position.
-func nameRows(rows []ReplayRow, split string) {
-	for i := range rows {
-		if rows[i].ID == "" {
-			rows[i].ID = fmt.Sprintf("%s#%d", split, i+1)
-		}
-	}
-}
-
 // scoredModels is the sorted union of the models any row scores.
 func scoredModels(splits ...[]ReplayRow) []string {
 	seen := map[string]bool{}
