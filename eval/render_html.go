@@ -44,11 +44,11 @@ tr.frontier td:first-child{font-weight:bold}
 {{range $p := .R.Policies}}<tr><td>{{$p.Name}}</td>{{range $.Tools}}<td>{{printf "%.2f" (index $p.Calls .)}}</td>{{end}}</tr>
 {{end}}</table>
 {{range .R.Sweeps}}<h2>Router sweep: {{.Router}}</h2>
-<p>Best single model: <code>{{.BestSingle}}</code>, accuracy {{pct .BestAcc}} at {{num .BestCost}}.
+<p>Best single model: <code>{{.BestSingle}}</code>, accuracy {{pct .BestAcc}} at {{num .BestCost}} {{$.CostLabel}}.
 {{if .Matching}}<code>{{.Matching}}</code> reaches it, saving {{printf "%.0f" (mul100 .Saving)}}% of its cost.{{else}}No sweep point reaches it.{{end}}
 Accuracy gain at no more than its cost: {{printf "%+.3f" .Gain}}.
-{{with .Operating}}Operating point chosen on train, out of fold: <code>{{.Policy}}</code>, here accuracy {{pct .Accuracy}} at {{num .Cost}}.{{end}}
-Fixed grid: AIQ {{pct .AIQ}}, APGR {{pct .APGR}} (strong <code>{{.Strong}}</code>, weak <code>{{.Weak}}</code>){{with .CPT50}}, CPT(50%) {{num .}}{{end}}.</p>{{end}}
+{{with .Operating}}Operating point chosen on train, out of fold: <code>{{.Policy}}</code>, here accuracy {{pct .Accuracy}} at {{num .Cost}} {{$.CostLabel}}.{{end}}
+Fixed grid: AIQ {{pct .AIQ}}, APGR {{pct .APGR}} (strong <code>{{.Strong}}</code>, weak <code>{{.Weak}}</code>){{with .CPT50}}, CPT(50%) {{num .}} {{$.CostLabel}}{{end}}.</p>{{end}}
 <h2>Notes</h2><ul>{{range .R.Notes}}<li>{{.}}</li>{{end}}</ul>
 {{if .R.Command}}<p>Reproduce: <code>{{.R.Command}}</code></p>{{end}}
 </body></html>

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"flag"
+	"html"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -126,6 +127,41 @@ func TestLatencyText(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			if got := tc.p.LatencyText(); got != tc.want {
 				t.Fatalf("%q, want %q", got, tc.want)
+			}
+		})
+	}
+}
+
+// TestEvalReportHTMLGivesEveryCostItsUnit: the HTML prints costs with four
+// decimals (accuracies have three); outside the results table, whose
+// header names the unit, each such figure is followed by it.
+func TestEvalReportHTMLGivesEveryCostItsUnit(t *testing.T) {
+	var b bytes.Buffer
+	if err := sampleReport().WriteHTML(&b); err != nil {
+		t.Fatal(err)
+	}
+	label, _ := sampleReport().CostScale()
+	page := html.UnescapeString(b.String())
+	cases := []struct {
+		name  string
+		part  *regexp.Regexp
+		costs int // at least
+	}{
+		{"router sweep", regexp.MustCompile(`(?s)<h2>Router sweep: knn</h2>.*?</p>`), 3},
+		{"chart tooltips", regexp.MustCompile(`<title>.*?</title>`), 4},
+	}
+	figure := regexp.MustCompile(`\d+\.\d{4}`)
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			text := strings.Join(tc.part.FindAllString(page, -1), "\n")
+			costs := figure.FindAllStringIndex(text, -1)
+			if len(costs) < tc.costs {
+				t.Fatalf("%d costs, want %d or more, in %q", len(costs), tc.costs, text)
+			}
+			for _, c := range costs {
+				if !strings.HasPrefix(text[c[1]:], " "+label) {
+					t.Errorf("cost %s without %q: %q", text[c[0]:c[1]], label, text[c[0]:min(len(text), c[1]+20)])
+				}
 			}
 		})
 	}
