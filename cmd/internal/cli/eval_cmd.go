@@ -78,8 +78,8 @@ errors favour it over one figure per model; the report says which); the
 answer they choose is charged what it recorded. Costs print in USD per 1,000
 tasks. On a terminal, stderr shows each stage as it runs (training routers,
 scoring policies, choosing operating points); a set the size of
-llmrouter-nim9 takes under a minute on two cores, a pool of 36,000 questions
-and 11 models about 9 minutes and 5.3 GiB of memory. Choosing operating
+llmrouter-nim9 takes about a minute and a half on two cores, a pool of
+36,000 questions and 11 models about 9 minutes and 5.3 GiB of memory. Choosing operating
 points trains five folds, as many at once as there are processors (--parallel
 sets it): each adds about 1.6 GiB on that pool, so with five or more
 processors the run takes about 10 GiB, and with --parallel 1 about 3.7 GiB.
@@ -130,8 +130,8 @@ with an accuracy-versus-cost chart.`,
 	fl.IntVar(&f.repeat, "repeat", 1, "live eval: episodes per task and policy")
 	fl.IntVar(&f.parallel, "parallel", 0, "live eval: episodes run at once (default 1); replay: folds trained at once to choose operating points, each holding a router (default one per processor, at most 5)")
 	fl.StringVar(&f.journal, "journal", "", "live eval: results journal to resume from (default: derived from the tasks file)")
-	fl.StringVar(&f.costWeights, "cost-weights", "", "replay: knn cost weights to sweep (default 0,0.03,0.05,0.07,0.1,0.15,0.2,0.3,0.5,0.7,1)")
-	fl.Float64Var(&f.latencyWeight, "latency-weight", 0, "replay: knn latency weight")
+	fl.StringVar(&f.costWeights, "cost-weights", "", "replay: cost weights to sweep the learned routers (knn, lr, blend, mf) over, each once (default 0,0.03,0.05,0.07,0.1,0.15,0.2,0.3,0.5,0.7,1)")
+	fl.Float64Var(&f.latencyWeight, "latency-weight", 0, "replay: the learned routers' (knn, lr, blend, mf) latency weight")
 	fl.IntVar(&f.neighbours, "k", 0, fmt.Sprintf("replay: knn neighbours (default: 4%% of the train rows, at most %d)", policies.DefaultKNNNeighbours))
 	fl.Float64Var(&f.l2, "l2", policies.DefaultLogRegL2, "replay: lr L2 penalty per example")
 	fl.Uint64Var(&f.seed, "seed", 1, "replay: seed of the random policy")
