@@ -17,10 +17,10 @@ const (
 )
 
 // describeAliases renders an alias argument's description: the role
-// sentence, the Choices list, one capability sentence per alias and the
-// price and latency table, e.g.
+// sentence, the Choices list, one capability sentence per alias, naming
+// it (capabilitySentence), and the price and latency table, e.g.
 //
-//	The model used to reason. Choices: ['reasoner-1']. reasoner-1 ... The table below shows the pricing and latency:
+//	The model used to reason. Choices: ['reasoner-1']. reasoner-1 can reason over the context. The table below shows the pricing and latency:
 //	Model | price per million input tokens | price per million output tokens | average latency
 //	reasoner-1 | $1.25 | $10 | 31s
 func describeAliases(roleSentence, intro string, aliases []Alias) string {
@@ -30,7 +30,7 @@ func describeAliases(roleSentence, intro string, aliases []Alias) string {
 	b.WriteString(pythonList(aliasNames(aliases)))
 	b.WriteString(".")
 	for _, a := range aliases {
-		if c := strings.TrimSpace(a.Capability); c != "" {
+		if c := capabilitySentence(a.Name, a.Capability); c != "" {
 			b.WriteString(" ")
 			b.WriteString(c)
 		}

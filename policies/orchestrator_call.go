@@ -93,7 +93,7 @@ func aliasesFor(models []llm.ModelInfo, roles ...string) aliasTable {
 				continue
 			}
 			n++
-			a := Alias{Name: rolePrefix[role] + "-" + strconv.Itoa(n), Role: role, Capability: m.Capability,
+			a := Alias{Name: rolePrefix[role] + "-" + strconv.Itoa(n), Role: role, Capability: withoutLeadingName(m.Capability, m.Name, m.ModelID),
 				PriceIn: m.PriceIn, PriceOut: m.PriceOut, Latency: AliasLatency(m, role), AnswerStyle: m.AnswerStyle,
 				ContextLength: m.ContextLength, Locality: m.Locality}
 			if a.AnswerStyle == "" {
