@@ -12,7 +12,8 @@ import (
 // task text on search_documents (and web_search when offered), then answer
 // in one call with a model chosen by Pick among the allowed answer models.
 // With no model at all it returns the passages found and says so. It runs
-// the same way in both modes and always ends on its first turn.
+// the same way in both modes and ends on its first turn, unless the answer
+// call fails: that consumes the turn, and the next turn asks again.
 type RetrieveAnswer struct {
 	Name    string // how the run log names it; "retrieve-answer" when empty
 	Pick    func([]llm.ModelInfo) (llm.ModelInfo, bool)
@@ -28,7 +29,8 @@ type RetrieveMemory struct {
 	Notes     []string
 	search    search
 	started   bool
-	answering bool
+	answering bool // the answer call is out
+	retry     bool // the answer call failed: the next turn sends it again
 	expert    researchExpert
 }
 
@@ -60,7 +62,11 @@ func (r *RetrieveAnswer) decide(st *conductor.State, mem *RetrieveMemory, last *
 		}
 	}
 	if mem.answering {
-		return conductor.Action{Kind: conductor.ActAnswer, Answer: mem.expert.answerFrom(last)}
+		return mem.answer(last)
+	}
+	if mem.retry {
+		mem.retry, mem.answering = false, true
+		return mem.expert.ask("answer", AnswerPrompt(mem.expert.input(), mem.expert.alias.AnswerStyle))
 	}
 	if a, done := mem.search.step(st, last); !done {
 		return a
@@ -85,6 +91,18 @@ func (r *RetrieveAnswer) decide(st *conductor.State, mem *RetrieveMemory, last *
 	}
 	mem.expert, mem.answering = x, true
 	return x.ask("answer", AnswerPrompt(x.input(), x.alias.AnswerStyle))
+}
+
+// answer ends the episode with the expert's answer, or, when its call
+// failed, consumes the turn (protocol §3.6 step 1) for the next to retry.
+func (mem *RetrieveMemory) answer(last *conductor.Outcome) conductor.Action {
+	answer, err := mem.expert.answerFrom(last)
+	if err != nil {
+		mem.answering, mem.retry = false, true
+		mem.Notes = append(mem.Notes, err.Error()+"; no answer this turn")
+		return endTurn()
+	}
+	return conductor.Action{Kind: conductor.ActAnswer, Answer: answer}
 }
 
 func offersModel(models []llm.ModelInfo, name string) bool {

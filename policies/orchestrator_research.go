@@ -59,7 +59,12 @@ func (o *Orchestrator) researchStep(st *conductor.State, mem *OrchestratorMemory
 		}
 		return endTurn()
 	case phaseAnswer:
-		return conductor.Action{Kind: conductor.ActAnswer, Answer: o.expert(st, mem).answerFrom(last)}
+		answer, err := o.expert(st, mem).answerFrom(last)
+		if err != nil {
+			mem.note(err.Error() + "; no answer this turn")
+			return endTurn()
+		}
+		return conductor.Action{Kind: conductor.ActAnswer, Answer: answer}
 	}
 	return endTurn()
 }

@@ -48,14 +48,17 @@ func (x researchExpert) ask(purpose string, msgs []Message) conductor.Action {
 }
 
 // answerFrom extracts the answer from the answer expert's outcome: empty
-// when the call failed or the reply holds no answer in the alias's style.
-func (x researchExpert) answerFrom(last *conductor.Outcome) string {
+// when the reply holds no answer in the alias's style (protocol §3.6 step
+// 6: the episode still ends). err is set when the call failed or its reply
+// could not be read: then there is no reply to take an answer from, and
+// the turn is consumed instead (§3.6 step 1).
+func (x researchExpert) answerFrom(last *conductor.Outcome) (string, error) {
 	reply, err := replyContent(last)
 	if err != nil {
-		return ""
+		return "", fmt.Errorf("the answer call to %s failed: %w", x.alias.Name, err)
 	}
 	answer, _ := ExtractAnswer(x.alias.AnswerStyle, reply)
-	return answer
+	return answer, nil
 }
 
 // searchTools are the tools a search runs on, in order, when offered.
