@@ -33,6 +33,8 @@ type Episodes struct {
 	keepBodies     bool
 	loadWait       time.Duration
 	loadRetry      supervise.RetryPolicy
+	failRetry      supervise.RetryPolicy
+	sleep          Sleeper
 }
 
 // EpisodesConfig wires an Episodes.
@@ -51,13 +53,25 @@ type EpisodesConfig struct {
 	// wait). LoadRetry spaces the tries (zero: from 1 s up to 15 s).
 	LoadWait  time.Duration
 	LoadRetry supervise.RetryPolicy
+	// RetryDelay and RetryMaxDelay space the calls of a model after failed
+	// ones (an HTTP 500, a timeout): the next call waits a jittered delay
+	// from RetryDelay, doubling with each failure in a row, up to
+	// RetryMaxDelay (defaults DefaultRetryDelay and DefaultRetryMaxDelay).
+	// The failed call still consumes its turn.
+	RetryDelay, RetryMaxDelay time.Duration
+	// Sleep waits between tries; nil waits on a timer. Tests pass their own.
+	Sleep Sleeper
 }
 
 // NewEpisodes checks the configuration and returns the runner.
 func NewEpisodes(cfg EpisodesConfig) (*Episodes, error) {
 	e := &Episodes{tools: cfg.Tools, models: cfg.Models, orchestrator: cfg.Orchestrator,
 		guard: cfg.Guard, bus: cfg.Bus, maxResultChars: cfg.MaxResultChars, keepBodies: cfg.KeepRequests,
-		loadWait: cfg.LoadWait, loadRetry: cfg.LoadRetry}
+		loadWait: cfg.LoadWait, loadRetry: cfg.LoadRetry, sleep: cfg.Sleep,
+		failRetry: retryPolicy(cfg.RetryDelay, cfg.RetryMaxDelay)}
+	if e.sleep == nil {
+		e.sleep = supervise.Sleep
+	}
 	if e.tools == nil {
 		return nil, errors.New("episodes need a tool caller")
 	}
@@ -136,6 +150,7 @@ type episode struct {
 	stop     *limitStop // set when the budget ended the episode
 	// replayFirst is a replay's recorded first orchestrator request, until sent.
 	replayFirst []byte
+	failures    *failedCalls
 }
 
 func (ep *episode) record(s Step) {
@@ -165,7 +180,7 @@ func (e *Episodes) Run(ctx context.Context, task Task, policy Policy) (*Run, err
 		run.Mode = ModeResearch
 	}
 	ep := &episode{Episodes: e, run: run, guard: combineGuards(e.guard, task.Guard),
-		budget: task.BudgetUSD, deadline: task.Deadline}
+		budget: task.BudgetUSD, deadline: task.Deadline, failures: newFailedCalls(e.failRetry)}
 	if task.Replay != nil {
 		run.ReplayOf, ep.replayFirst = task.Replay.Of, task.Replay.FirstRequest
 	}

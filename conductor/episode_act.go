@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
 	"slices"
 	"time"
 
@@ -58,12 +59,19 @@ func (ep *episode) callModel(ctx context.Context, call ModelCall) *Outcome {
 	if ep.keepBodies {
 		step.Request = body
 	}
+	if !ep.backOff(ctx, call.Endpoint) {
+		return &Outcome{Err: fmt.Errorf("model %s not called again: %w", call.Endpoint, context.Cause(ctx))}
+	}
 	reply, err := ep.completeWhenLoaded(ctx, m, call.Role, body)
 	if err != nil {
 		step.Error = err.Error()
 		ep.record(step)
+		if ctx.Err() == nil {
+			ep.failures.failed(call.Endpoint)
+		}
 		return &Outcome{Err: err}
 	}
+	ep.failures.succeeded(call.Endpoint)
 	step.TokensIn, step.TokensOut, step.Estimated = reply.TokensIn, reply.TokensOut, reply.Estimated
 	step.USD = info.CostUSD(reply.TokensIn, reply.TokensOut)
 	step.CostUnknown = reply.CostUnknown

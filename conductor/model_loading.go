@@ -45,7 +45,7 @@ func (ep *episode) completeWhenLoaded(ctx context.Context, m *llm.Model, role st
 			ep.observe(fmt.Sprintf("model %s is still loading; waiting for it (up to %s)", loading.Model, ep.loadWait))
 			announced = true
 		}
-		if !supervise.Sleep(ctx, wait) {
+		if !ep.sleep(ctx, wait) {
 			return nil, err
 		}
 		waited += wait

@@ -37,6 +37,9 @@ type Models struct {
 	// Launch, when set, is how toolhub starts and supervises the
 	// orchestrator's model server ("orchestrator.launch").
 	Launch *Launch
+	// RetryDelay and RetryMaxDelay space an episode's calls of a model
+	// after failed ones ("orchestrator.retry"); 0: the engine's default.
+	RetryDelay, RetryMaxDelay time.Duration
 }
 
 // modelKeys are the keys of a model entry; "sampling" stays last, the one
@@ -44,7 +47,7 @@ type Models struct {
 var modelKeys = []string{"baseUrl", "model", "apiKeyEnv", "locality", "priceIn", "priceOut", "roles",
 	"capability", "contextLength", "answerStyle", "timeout", "latency", "sampling"}
 
-var orchestratorKeys = append(slices.Clone(modelKeys[:len(modelKeys)-1]), "temperature", "maxTurns", "policy", "fallback", "launch")
+var orchestratorKeys = append(slices.Clone(modelKeys[:len(modelKeys)-1]), "temperature", "maxTurns", "policy", "fallback", "launch", "retry")
 
 var knownRoles = []string{policies.RoleSearch, policies.RoleReason, policies.RoleAnswer, policies.RoleExpert}
 
@@ -129,6 +132,8 @@ func readOrchestrator(d decoder, v *hujson.Value, out *Models) {
 			out.Fallback, _ = d.str(f.value, "orchestrator.fallback")
 		case "launch":
 			out.Launch = readLaunch(d, f)
+		case "retry":
+			readRetry(d, f, out)
 		case "sampling":
 			d.at(f.keyAt, "orchestrator: sampling applies to entries of \"models\", not to the orchestrator")
 		}

@@ -63,6 +63,31 @@ func TestReadModelsLatency(t *testing.T) {
 	}
 }
 
+// "orchestrator.retry" spaces the calls of a model after failed ones; a
+// key left out stays 0, the engine's default.
+func TestReadModelsRetry(t *testing.T) {
+	cases := []struct {
+		name        string
+		src         string
+		delay, most time.Duration
+	}{
+		{"both", `{"orchestrator": {"retry": {"delay": "2s", "maxDelay": "30s"}}}`, 2 * time.Second, 30 * time.Second},
+		{"delay only", `{"orchestrator": {"retry": {"delay": "500ms"}}}`, 500 * time.Millisecond, 0},
+		{"left out", `{"orchestrator": {}}`, 0, 0},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			m, err := ReadModels("t.json", []byte(tc.src))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if m.RetryDelay != tc.delay || m.RetryMaxDelay != tc.most {
+				t.Fatalf("retry %s up to %s, want %s up to %s", m.RetryDelay, m.RetryMaxDelay, tc.delay, tc.most)
+			}
+		})
+	}
+}
+
 func TestReadModelsWithoutSections(t *testing.T) {
 	m, err := ReadModels("t.json", []byte(`{"mcpServers": {}}`))
 	if err != nil {
@@ -103,6 +128,11 @@ func TestReadModelsProblems(t *testing.T) {
 		{"launch empty command", `{"orchestrator": {"launch": {"command": []}}}`, "want the program and its arguments"},
 		{"launch bad health", `{"orchestrator": {"launch": {"command": ["vllm"], "health": "localhost:8000"}}}`, "want an http:// or https:// URL"},
 		{"launch bad timeout", `{"orchestrator": {"launch": {"command": ["vllm"], "startTimeout": "forever"}}}`, "positive duration"},
+		{"retry not an object", `{"orchestrator": {"retry": "1s"}}`, "orchestrator.retry: want an object"},
+		{"retry bad delay", `{"orchestrator": {"retry": {"delay": "soon"}}}`, "orchestrator.retry.delay: want a positive duration"},
+		{"retry delay too long", `{"orchestrator": {"retry": {"maxDelay": "2h"}}}`, "orchestrator.retry.maxDelay: want at most 1h0m0s"},
+		{"retry cap below delay", `{"orchestrator": {"retry": {"delay": "10s", "maxDelay": "1s"}}}`, "maxDelay 1s is shorter than delay 10s"},
+		{"retry unknown key", `{"orchestrator": {"retry": {"dely": "1s"}}}`, `unknown key "dely" (did you mean "delay"?)`},
 		{"launch unknown key", `{"orchestrator": {"launch": {"command": ["vllm"], "helth": "x"}}}`, `unknown key "helth" (did you mean "health"?)`},
 	}
 	for _, tc := range cases {

@@ -116,7 +116,9 @@ func newEpisodes(t testing.TB, h *hub.Hub, orchestrator string, endpoints ...llm
 		t.Fatal(err)
 	}
 	bus := events.New(events.Options{})
-	eps, err := conductor.NewEpisodes(conductor.EpisodesConfig{Tools: h, Models: models, Orchestrator: orchestrator, Bus: bus})
+	// Waits between failed calls pass at once: tests never wait on a timer.
+	noWait := func(ctx context.Context, _ time.Duration) bool { return ctx.Err() == nil }
+	eps, err := conductor.NewEpisodes(conductor.EpisodesConfig{Tools: h, Models: models, Orchestrator: orchestrator, Bus: bus, Sleep: noWait})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -33,7 +33,8 @@ func newEngine(h *hub.Hub, m *config.Models, bus *events.Bus, opts llm.ModelOpti
 	// Every request and reply body is kept: the run log stores them (once
 	// each, by digest) for export and replay.
 	eps, err := conductor.NewEpisodes(conductor.EpisodesConfig{Tools: h, Models: models,
-		Orchestrator: m.Orchestrator.Name, Bus: bus, KeepRequests: true})
+		Orchestrator: m.Orchestrator.Name, Bus: bus, KeepRequests: true,
+		RetryDelay: m.RetryDelay, RetryMaxDelay: m.RetryMaxDelay})
 	if err != nil {
 		return nil, nil, fmt.Errorf("build episodes: %w", err)
 	}
