@@ -63,6 +63,7 @@ type OrchestratorMemory struct {
 	code     string     // research: the code sent to python
 	calls    []turnCall // tool mode: the calls of this turn, run or refused
 	next     int        // tool mode: calls already answered
+	unread   string     // tool mode: the error of the calls that could not be read
 }
 
 // Begin starts an episode's decisions.

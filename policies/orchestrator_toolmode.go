@@ -1,10 +1,7 @@
 package policies
 
 import (
-	"encoding/json"
 	"fmt"
-	"slices"
-	"strconv"
 
 	"github.com/toolhub/toolhub/conductor"
 	"github.com/toolhub/toolhub/hub"
@@ -44,7 +41,7 @@ func (o *Orchestrator) toolsStep(st *conductor.State, mem *OrchestratorMemory, l
 		if len(d.Calls) == 0 {
 			mem.note("no valid tool call in the orchestrator's reply")
 		}
-		return mem.startCalls(st, historyCalls(parsed.Candidates, d))
+		return mem.startCalls(st, msg.Content, parsed.Candidates, d)
 	case phaseExpert:
 		return mem.expertReply(st, specs, last)
 	case phaseCalls:
@@ -98,90 +95,7 @@ func (mem *OrchestratorMemory) expertReply(st *conductor.State, specs []ToolSpec
 	}
 	d := SelectToolModeCalls(parsed.Candidates, specNames(specs), nil)
 	mem.noteRejections(d.Rejected)
-	return mem.startCalls(st, historyCalls(parsed.Candidates, d))
-}
-
-// turnCall is one call of a reply as the history keeps it: a call to run,
-// or, when refusal is set, a rejected call answered with that error.
-type turnCall struct {
-	Call
-	refusal string
-}
-
-// historyCalls lists, in the order the model wrote them, the calls that go
-// into the history: those that run and those rejected as invalid (an
-// unknown tool, an expert not offered, bad arguments). As in the τ²
-// harness, a rejected call is kept and answered with an error, so the next
-// request tells the model what went wrong instead of repeating the last
-// one (protocol §4, "History"). Valid calls that do not run (past the cap
-// of 5) are left out, as the reference truncates the list.
-func historyCalls(cands []Candidate, d ToolModeDecision) []turnCall {
-	out := make([]turnCall, 0, len(d.Calls)+len(d.Rejected))
-	for _, c := range d.Calls {
-		out = append(out, turnCall{Call: c})
-	}
-	for _, r := range d.Rejected {
-		if r.Ignored {
-			continue
-		}
-		c := cands[r.Index]
-		out = append(out, turnCall{Call: Call{Index: r.Index, ID: c.ID, Name: c.Name, Arguments: c.Arguments}, refusal: r.Reason})
-	}
-	slices.SortStableFunc(out, func(a, b turnCall) int { return a.Index - b.Index })
-	return out
-}
-
-// startCalls appends the assistant's calls to the history and sends the
-// first that runs; each result, or the error of a rejected call, follows
-// as a tool message with the call's id (protocol §4, "History").
-func (mem *OrchestratorMemory) startCalls(st *conductor.State, calls []turnCall) conductor.Action {
-	if len(calls) == 0 {
-		return endTurn()
-	}
-	assistant := Message{Role: RoleAssistant}
-	for i := range calls {
-		if calls[i].ID == "" {
-			calls[i].ID = "call-" + strconv.Itoa(st.Turn) + "-" + strconv.Itoa(i+1)
-		}
-		args := calls[i].Arguments
-		if len(args) == 0 {
-			args = json.RawMessage(`{}`) // unreadable arguments: the error says why
-		}
-		assistant.ToolCalls = append(assistant.ToolCalls, ToolCall{ID: calls[i].ID, Type: "function",
-			Function: FunctionCall{Name: calls[i].Name, Arguments: Arguments(args)}})
-	}
-	mem.history = append(mem.history, assistant)
-	mem.calls, mem.next, mem.phase = calls, 0, phaseCalls
-	return mem.nextCall()
-}
-
-// nextCall answers the rejected calls in order and sends the next call
-// that runs, or ends the turn once every call is answered (protocol §4:
-// all returned calls run, at most 5).
-func (mem *OrchestratorMemory) nextCall() conductor.Action {
-	for mem.next < len(mem.calls) {
-		c := mem.calls[mem.next]
-		mem.next++
-		if c.refusal != "" {
-			mem.history = append(mem.history, Message{Role: RoleTool, ToolCallID: c.ID, Content: "error: " + c.refusal})
-			continue
-		}
-		return conductor.Action{Kind: conductor.ActTool, Tool: c.Name, Args: c.Arguments, Purpose: "tool call"}
-	}
-	return endTurn()
-}
-
-// toolContent is a tool call's outcome as the history shows it: text parts
-// joined and capped, an error prefixed "error: " (protocol §4, "Mapping to
-// MCP").
-func toolContent(last *conductor.Outcome) string {
-	switch {
-	case last.Err != nil:
-		return "error: " + last.Err.Error()
-	case last.Result.IsError:
-		return "error: " + conductor.ResultText(last.Result.Raw, maxToolResultChars)
-	}
-	return conductor.ResultText(last.Result.Raw, maxToolResultChars)
+	return mem.startCalls(st, msg.Content, parsed.Candidates, d)
 }
 
 // maxToolResultChars caps one tool result in the history: results are
