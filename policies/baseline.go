@@ -10,10 +10,11 @@ import (
 
 // RetrieveAnswer is the baseline and no-orchestrator fallback: search the
 // task text on search_documents (and web_search when offered), then answer
-// in one call with a model chosen by Pick among the allowed answer models.
-// With no model at all it returns the passages found and says so. It runs
-// the same way in both modes and ends on its first turn, unless the answer
-// call fails: that consumes the turn, and the next turn asks again.
+// in one call with a model chosen by Pick among the allowed models of the
+// answer role. With no such model it returns the passages found and says
+// so: a model of other roles never answers. It runs the same way in both
+// modes and ends on its first turn, unless the answer call fails: that
+// consumes the turn, and the next turn asks again.
 type RetrieveAnswer struct {
 	Name    string // how the run log names it; "retrieve-answer" when empty
 	Pick    func([]llm.ModelInfo) (llm.ModelInfo, bool)
@@ -57,8 +58,8 @@ func (r *RetrieveAnswer) decide(st *conductor.State, mem *RetrieveMemory, last *
 	}
 	if !mem.started {
 		mem.started = true
-		if only != "" && !offersModel(st.Models, only) {
-			return fail(fmt.Errorf("model %q is not configured or not allowed", only))
+		if err := checkOnly(st.Models, only); err != nil {
+			return fail(err)
 		}
 	}
 	if mem.answering {
@@ -79,13 +80,13 @@ func (r *RetrieveAnswer) decide(st *conductor.State, mem *RetrieveMemory, last *
 	}
 	model, ok := pick(answerModels(st.Models))
 	if !ok {
+		if len(st.Models) > 0 {
+			mem.Notes = append(mem.Notes, `no allowed model has the "answer" role; give one "roles": ["answer"] for answers`)
+		}
 		return conductor.Action{Kind: conductor.ActAnswer, Answer: passagesOnly(evidence.Docs)}
 	}
-	alias := aliasesFor([]llm.ModelInfo{model}, RoleAnswer).aliases
-	if len(alias) == 0 {
-		alias = []Alias{{Name: "answer-1", Role: RoleAnswer, AnswerStyle: StyleBoxed, ContextLength: model.ContextLength, Locality: model.Locality}}
-	}
-	x := researchExpert{st: st, state: evidence, alias: alias[0], endpoint: model.Name, counter: r.Counter}
+	alias := aliasesFor([]llm.ModelInfo{model}, RoleAnswer).aliases[0]
+	x := researchExpert{st: st, state: evidence, alias: alias, endpoint: model.Name, counter: r.Counter}
 	if x.counter == nil {
 		x.counter = DefaultCounter()
 	}
@@ -105,26 +106,31 @@ func (mem *RetrieveMemory) answer(last *conductor.Outcome) conductor.Action {
 	return conductor.Action{Kind: conductor.ActAnswer, Answer: answer}
 }
 
-func offersModel(models []llm.ModelInfo, name string) bool {
-	for _, m := range models {
-		if m.Name == name {
-			return true
-		}
+// checkOnly refuses a fixed model that is not offered or may not answer:
+// a model never answers under a role it was not given (protocol §5).
+func checkOnly(models []llm.ModelInfo, only string) error {
+	if only == "" {
+		return nil
 	}
-	return false
+	for _, m := range models {
+		if m.Name != only {
+			continue
+		}
+		if !m.HasRole(RoleAnswer) {
+			return fmt.Errorf(`model %q does not have the "answer" role (or the preferences took it away); give it "roles": ["answer"] to answer with it`, only)
+		}
+		return nil
+	}
+	return fmt.Errorf("model %q is not configured or not allowed", only)
 }
 
-// answerModels returns the models with the answer role, or every model when
-// none declares it.
+// answerModels returns the models with the answer role.
 func answerModels(models []llm.ModelInfo) []llm.ModelInfo {
 	var out []llm.ModelInfo
 	for _, m := range models {
 		if m.HasRole(RoleAnswer) {
 			out = append(out, m)
 		}
-	}
-	if len(out) == 0 {
-		return models
 	}
 	return out
 }

@@ -59,12 +59,9 @@ func TestOrchestratorResearchChoices(t *testing.T) {
 				{1, modelReply(t, "```python\nx = 1\n```"), want{kind: actTool, tool: "python", args: `{"code":"\nx = 1\n"}`, purpose: "run code"}},
 				{1, toolResult(""), want{kind: actEnd, notes: "the code printed nothing"}},
 			}},
-		{"without an answer model the orchestrator is not asked: the fallback searches and answers, forced",
+		{"without an answer model the episode is refused before the orchestrator is asked",
 			pureState(conductor.ModeResearch, true, search, policies.RoleSearch), []feed{
-				{1, nil, want{kind: actTool, tool: "search_documents",
-					notes: "no allowed model has the answer role, so the orchestrator cannot answer; using the fallback policy"}},
-				{1, toolResult("Paris."), want{kind: actModel, endpoint: "big", purpose: "answer", body: []string{"Paris."}}},
-				{1, modelReply(t, `\boxed{Paris}`), want{kind: actAnswer, answer: "Paris", forced: true}},
+				{1, nil, want{kind: actFail}},
 			}},
 		{"an unreadable reply consumes the turn",
 			pureState(conductor.ModeResearch, true, search, policies.RoleAnswer), []feed{

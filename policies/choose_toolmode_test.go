@@ -81,6 +81,15 @@ func TestRetrieveAnswerChoices(t *testing.T) {
 		}},
 		{"a fixed model that is not offered is the hub's own failure",
 			&policies.RetrieveAnswer{Model: "gone", Pick: policies.Fixed("gone")}, two, []feed{{1, nil, want{kind: actFail}}}},
+		{"a fixed model without the answer role is the hub's own failure",
+			&policies.RetrieveAnswer{Model: "big", Pick: policies.Fixed("big")},
+			pureState(conductor.ModeTools, false, nil, policies.RoleExpert), []feed{{1, nil, want{kind: actFail}}}},
+		{"no model of the answer role: the passages found, and why", &policies.RetrieveAnswer{},
+			pureState(conductor.ModeTools, false, []string{policies.ToolSearchDocuments}, policies.RoleSearch, policies.RoleExpert), []feed{
+				{1, nil, want{kind: actTool}},
+				{1, toolResult("Paris."), want{kind: actAnswer, notes: `no allowed model has the "answer" role; give one "roles": ["answer"] for answers`,
+					answer: "No model is available to answer; these are the passages the local search found:\n\n[1] Paris.\n"}},
+			}},
 		{"no model: the passages found", &policies.RetrieveAnswer{},
 			pureState(conductor.ModeTools, false, []string{policies.ToolSearchDocuments}), []feed{
 				{1, nil, want{kind: actTool}},

@@ -131,20 +131,22 @@ func TestCancellationStopsInFlightCall(t *testing.T) {
 	}
 }
 
-// Research mode finishes only through an answer alias. Without a model
-// that may answer, the orchestrator is never asked: the fallback searches
-// and answers, with any model it may use, else with the passages found.
-func TestResearchWithoutAnAnswerModelUsesTheFallback(t *testing.T) {
+// Research mode finishes only through an answer alias (protocol §5):
+// without an allowed model of the answer role the episode is refused
+// before the orchestrator is asked, saying how to fix it; no model of
+// other roles answers in its place.
+func TestResearchWithoutAnAnswerModelIsRefused(t *testing.T) {
 	cases := []struct {
 		name    string
 		experts func(url string) []llm.ModelEndpoint
-		want    string
 	}{
-		{"no model at all", func(string) []llm.ModelEndpoint { return nil },
-			"No model is available to answer; these are the passages the local search found:\n\n[1] The answer is 7."},
+		{"no model at all", func(string) []llm.ModelEndpoint { return nil }},
 		{"a search model only", func(url string) []llm.ModelEndpoint {
 			return []llm.ModelEndpoint{expertEndpoint(url, policies.RoleSearch)}
-		}, "7"},
+		}},
+		{"search and expert roles", func(url string) []llm.ModelEndpoint {
+			return []llm.ModelEndpoint{expertEndpoint(url, policies.RoleSearch, policies.RoleExpert)}
+		}},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
@@ -155,21 +157,14 @@ func TestResearchWithoutAnAnswerModelUsesTheFallback(t *testing.T) {
 			endpoints := append([]llm.ModelEndpoint{orchestratorEndpoint(orch.URL() + "/v1")}, tc.experts(expert.URL()+"/v1")...)
 			eps, _ := newEpisodes(t, h, "orch", endpoints...)
 			run, err := eps.Run(context.Background(), conductor.Task{Text: "what number?"}, &policies.Orchestrator{})
-			if err != nil {
-				t.Fatal(err)
+			if err == nil || run.Status != conductor.RunFailed || run.Answer != "" {
+				t.Fatalf("status %s answer %q error %v, want a refused run", run.Status, run.Answer, err)
 			}
-			if run.Status != conductor.RunAnswered || !run.Forced || !strings.HasPrefix(run.Answer, tc.want) {
-				t.Fatalf("status %s forced %v answer %q, want a forced answer starting %q\n%s",
-					run.Status, run.Forced, run.Answer, tc.want, observations(run))
+			if !strings.Contains(run.Error, `no allowed model has the "answer" role`) || !strings.Contains(run.Error, `"roles": ["answer"]`) {
+				t.Errorf("the error does not say what is wrong and how to fix it: %s", run.Error)
 			}
-			if !strings.Contains(observations(run), "no allowed model has the answer role") {
-				t.Errorf("the run does not say why it fell back:\n%s", observations(run))
-			}
-			if n := len(orch.Requests()); n != 0 {
-				t.Errorf("the orchestrator got %d requests; it cannot finish, so it is not asked", n)
-			}
-			if got := searches.calls(); len(got) != 1 || got[0]["query"] != "what number?" {
-				t.Errorf("fallback searches = %v", got)
+			if n := len(orch.Requests()) + len(expert.Requests()) + len(searches.calls()); n != 0 {
+				t.Errorf("%d calls were made; a refused episode makes none", n)
 			}
 		})
 	}

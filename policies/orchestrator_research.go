@@ -1,6 +1,7 @@
 package policies
 
 import (
+	"errors"
 	"fmt"
 
 	"github.com/toolhub/toolhub/conductor"
@@ -13,6 +14,10 @@ const (
 	ToolPython          = "python"
 )
 
+// errNoAnswerAlias refuses a research episode no allowed model may answer.
+var errNoAnswerAlias = errors.New(`refusing to start: no allowed model has the "answer" role, so the orchestrator could never answer; ` +
+	`give a model the answer role ("roles": ["answer"] in its entry under "models"), or allow one that has it in the preferences`)
+
 // researchStep is one decision of a research-mode turn (protocol §3.6):
 // the orchestrator's request, then the chosen alias tool's expert request
 // (§3.7), then the tool its output runs on.
@@ -23,8 +28,8 @@ func (o *Orchestrator) researchStep(st *conductor.State, mem *OrchestratorMemory
 		mem.table = table
 		if len(OfferedFrom(table.aliases)[ToolAnswer]) == 0 {
 			// Research mode ends only through an answer alias: without one
-			// the orchestrator could search but never finish.
-			return o.useFallback(st, mem, "no allowed model has the answer role, so the orchestrator cannot answer")
+			// the orchestrator could search but never finish (protocol §5).
+			return fail(errNoAnswerAlias)
 		}
 		msgs := ResearchMessages(st.Task, o.sentences(st), mem.research, o.counter())
 		return o.orchestratorCall(st, mem, ResearchRequest(st.Orchestrator.ModelID, o.Temperature, msgs, ResearchTools(table.aliases)))

@@ -32,9 +32,11 @@ happens with its model, locality, tokens, cost and wall time.
 configured expert models; --mode tools offers the catalog's tools plus
 call_expert. --policy picks orchestrator, fixed:MODEL, cheapest, strongest,
 retrieve-answer or knn (a router trained on recorded outcomes; see toolhub
-eval). Without a reachable orchestrator, or in research mode without a
-model of the answer role, the run says so and uses retrieve-answer, which
-returns the passages it found when no model may answer. --json prints the
+eval). Without a reachable orchestrator the run says so and uses
+retrieve-answer, which returns the passages it found when no model of the
+answer role is allowed. In research mode without an allowed model of the
+answer role the run is refused: give a model "roles": ["answer"] in the
+config. --json prints the
 whole run (task, steps, answer, totals). A task of several words need not be
 quoted: they are joined with spaces.`,
 		Example: `  toolhub run "What does our travel policy say about per diems?"
