@@ -12,10 +12,22 @@ const (
 	exitUsage     = 2 // bad flags, arguments or configuration
 )
 
-// exitError carries an exit status with the error that caused it.
+// Exit statuses of `toolhub run` for an episode that ended without an
+// answer, one per run status (conductor.RunStatus); a failed run is
+// exitToolError.
+const (
+	exitNoAnswer        = 3 // no answer within the turn limit
+	exitBudgetExhausted = 4 // the budget was spent
+	exitDeadline        = 5 // the deadline passed
+	exitCancelled       = 6 // the run was cancelled (Ctrl-C)
+)
+
+// exitError carries an exit status with the error that caused it. shown
+// says the output already told why, so it is not printed again.
 type exitError struct {
-	code int
-	err  error
+	code  int
+	err   error
+	shown bool
 }
 
 func (e *exitError) Error() string { return e.err.Error() }
@@ -36,7 +48,13 @@ func asUsage(err error) error {
 
 // toolFailure reports that a downstream tool answered with an error (exit 1)
 // without printing anything more: the result has been shown already.
-var errToolFailure = &exitError{code: exitToolError, err: errors.New("the tool reported an error")}
+var errToolFailure = &exitError{code: exitToolError, err: errors.New("the tool reported an error"), shown: true}
+
+// alreadyShown reports whether err's reason was printed with the output.
+func alreadyShown(err error) bool {
+	var ee *exitError
+	return errors.As(err, &ee) && ee.shown
+}
 
 func exitCode(err error) int {
 	if err == nil {

@@ -3,7 +3,6 @@ package cli
 import (
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -35,7 +34,7 @@ func runSub(t *testing.T, newCmd func(*globals) *cobra.Command, configPath strin
 	cmd.SilenceUsage, cmd.SilenceErrors = true, true
 	cmd.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return asUsage(err) })
 	err := cmd.ExecuteContext(context.Background())
-	if err != nil && !errors.Is(err, errToolFailure) {
+	if err != nil && !alreadyShown(err) {
 		fmt.Fprintln(&errOut, "toolhub: "+err.Error())
 	}
 	return exitCode(err), out.String(), errOut.String()

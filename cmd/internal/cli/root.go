@@ -2,7 +2,6 @@ package cli
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"io"
 	"log/slog"
@@ -42,7 +41,7 @@ func Main(ctx context.Context, args []string, stdio Stdio) int {
 	if g.logOut != nil {
 		_ = g.logOut.Close()
 	}
-	if err != nil && !errors.Is(err, errToolFailure) {
+	if err != nil && !alreadyShown(err) {
 		fmt.Fprintln(stdio.Err, "toolhub: "+err.Error())
 	}
 	return exitCode(err)

@@ -38,7 +38,12 @@ answer role is allowed. In research mode without an allowed model of the
 answer role the run is refused: give a model "roles": ["answer"] in the
 config. --json prints the
 whole run (task, steps, answer, totals). A task of several words need not be
-quoted: they are joined with spaces.`,
+quoted: they are joined with spaces.
+
+Exit status: 0 answered (by the orchestrator or the fallback), 1 failed (the
+run was refused or toolhub could not go on), 2 bad flags or configuration,
+3 no answer within the turn limit, 4 budget exhausted, 5 deadline passed,
+6 cancelled.`,
 		Example: `  toolhub run "What does our travel policy say about per diems?"
   toolhub run --mode tools --policy fixed:gpt5 "Summarise open issues"`,
 		Args: func(_ *cobra.Command, args []string) error {
@@ -86,9 +91,14 @@ quoted: they are joined with spaces.`,
 				return err
 			}
 			if asJSON {
-				return writeJSON(g.stdio.Out, run)
+				err = writeJSON(g.stdio.Out, run)
+			} else {
+				err = printOutcome(g.stdio.Out, run)
 			}
-			return printOutcome(g.stdio.Out, run)
+			if err != nil {
+				return err
+			}
+			return runStatusError(run)
 		},
 	}
 	cmd.Flags().StringVar(&mode, "mode", string(conductor.ModeResearch), "research or tools")
@@ -158,6 +168,22 @@ func printOutcome(w io.Writer, run *conductor.Run) error {
 	}
 	_, err := fmt.Fprintf(w, "run %s\n", run.ID)
 	return err
+}
+
+// runStatusError is the exit status of a run that ended without an
+// answer: its status and reason are printed already.
+func runStatusError(run *conductor.Run) error {
+	code := map[conductor.RunStatus]int{
+		conductor.RunNoAnswer:        exitNoAnswer,
+		conductor.RunBudgetExhausted: exitBudgetExhausted,
+		conductor.RunDeadline:        exitDeadline,
+		conductor.RunCancelled:       exitCancelled,
+		conductor.RunFailed:          exitToolError,
+	}[run.Status]
+	if code == 0 {
+		return nil
+	}
+	return &exitError{code: code, err: fmt.Errorf("run %s: %s", run.ID, run.Status), shown: true}
 }
 
 // preferenceFlag reads --preference, a shorthand or a JSON object, as the

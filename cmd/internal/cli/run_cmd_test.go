@@ -52,7 +52,7 @@ func TestRunCommandJSON(t *testing.T) {
 	defer expert.Close()
 	// A task of several unquoted words is one task.
 	code, stdout, stderr := runSub(t, newRunCommand, modelsConfig(t, orch, expert), "--json", "--max-turns", "2", "what", "is", "q")
-	if code != 0 {
+	if code != exitNoAnswer {
 		t.Fatalf("exit %d: %s", code, stderr)
 	}
 	var run conductor.Run
@@ -61,6 +61,59 @@ func TestRunCommandJSON(t *testing.T) {
 	}
 	if run.Status != conductor.RunNoAnswer || run.Totals.Turns != 2 || run.Policy != "orchestrator" || run.Task != "what is q" {
 		t.Fatalf("run %+v", run)
+	}
+}
+
+// An episode that ended without an answer exits with its own status,
+// its reason printed once, on stdout with the run.
+func TestRunCommandExitStatus(t *testing.T) {
+	cases := []struct {
+		name     string
+		orch     scriptedmodel.Reply
+		args     []string
+		wantCode int
+		wantOut  string
+	}{
+		{"answered", scriptedmodel.ToolCallReply("", "answer", `{"model": "answer-1"}`), nil, exitOK, "\n4\n"},
+		{"no answer", scriptedmodel.RawTextReply("no tool call"), []string{"--max-turns", "1"}, exitNoAnswer, "no answer within 1 "},
+		{"budget", scriptedmodel.RawTextReply("no tool call"), []string{"--budget", "0.0000001"}, exitBudgetExhausted, "budget_exhausted"},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			orch := scriptedmodel.New(tc.orch)
+			orch.SetLoop(true)
+			defer orch.Close()
+			expert := scriptedmodel.New(scriptedmodel.RawTextReply(`\boxed{4}`))
+			defer expert.Close()
+			code, stdout, stderr := runSub(t, newRunCommand, modelsConfig(t, orch, expert), append(tc.args, "2+2?")...)
+			if code != tc.wantCode || !strings.Contains(stdout, tc.wantOut) {
+				t.Fatalf("exit %d, want %d; stdout lacks %q?\n%s", code, tc.wantCode, tc.wantOut, stdout)
+			}
+			if stderr != "" {
+				t.Errorf("stderr %q: the reason is on stdout already", stderr)
+			}
+		})
+	}
+}
+
+func TestRunStatusExitCodes(t *testing.T) {
+	cases := []struct {
+		status conductor.RunStatus
+		want   int
+	}{
+		{conductor.RunAnswered, exitOK},
+		{conductor.RunNoAnswer, exitNoAnswer},
+		{conductor.RunBudgetExhausted, exitBudgetExhausted},
+		{conductor.RunDeadline, exitDeadline},
+		{conductor.RunCancelled, exitCancelled},
+		{conductor.RunFailed, exitToolError},
+	}
+	for _, tc := range cases {
+		t.Run(string(tc.status), func(t *testing.T) {
+			if got := exitCode(runStatusError(&conductor.Run{ID: "r", Status: tc.status})); got != tc.want {
+				t.Errorf("exit %d, want %d", got, tc.want)
+			}
+		})
 	}
 }
 
