@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -9,6 +10,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/toolhub/toolhub/cmd/internal/daemon"
 	"github.com/toolhub/toolhub/hub"
 )
 
@@ -21,6 +23,9 @@ func newCallCommand(g *globals) *cobra.Command {
 		Short: "Call one tool and print its result",
 		Long: `Calls one catalog tool through the hub, exactly as an MCP client would: the
 arguments are checked against the tool's input schema first, then forwarded.
+toolhub's own orchestrate and research run an episode as the MCP tools do and
+print its answer (or why there is none) and, with --json, the whole trace;
+toolhub run prints the same episode's steps as they happen.
 
 Arguments come from --args (a JSON object) or repeated --arg key=value. A value
 given with --arg is taken as JSON when the schema does not say the property is a
@@ -43,17 +48,9 @@ arguments).`,
 				return err
 			}
 			defer d.Close()
-			name := args[0]
-			if err := g.waitForTool(ctx, d.Hub(), name); err != nil {
-				return err
-			}
-			payload, err := buildArguments(d.Hub().Snapshot(), name, argsJSON, kv)
+			res, err := callTool(ctx, g, d, args[0], argsJSON, kv)
 			if err != nil {
 				return err
-			}
-			res, err := d.Hub().Call(ctx, name, payload, hub.CallOptions{})
-			if err != nil {
-				return callError(err)
 			}
 			if asJSON {
 				_, err = fmt.Fprintln(g.stdio.Out, string(res.Raw))
@@ -75,6 +72,33 @@ arguments).`,
 	return cmd
 }
 
+// callTool calls name with the given arguments: one of toolhub's own
+// tools through the MCP surface, any other through the hub's catalog once
+// its server is ready.
+func callTool(ctx context.Context, g *globals, d *daemon.Daemon, name, argsJSON string, kv []string) (*hub.CallResult, error) {
+	if ownTools[name] {
+		if err := g.waitForServers(ctx, d.Hub()); err != nil {
+			return nil, err
+		}
+		res, found, err := callOwnTool(ctx, d, name, argsJSON, kv)
+		if found || err != nil {
+			return res, err
+		}
+	}
+	if err := g.waitForTool(ctx, d.Hub(), name); err != nil {
+		return nil, err
+	}
+	payload, err := buildArguments(d.Hub().Snapshot(), name, argsJSON, kv)
+	if err != nil {
+		return nil, err
+	}
+	res, err := d.Hub().Call(ctx, name, payload, hub.CallOptions{})
+	if err != nil {
+		return nil, callError(err)
+	}
+	return res, nil
+}
+
 // callError classifies a hub error: the caller's mistakes exit 2, the rest 1.
 func callError(err error) error {
 	var unknown *hub.UnknownToolError
@@ -85,8 +109,19 @@ func callError(err error) error {
 	return err
 }
 
-// buildArguments turns --args or --arg pairs into the JSON object to send.
+// buildArguments turns --args or --arg pairs into the JSON object to send
+// to a catalog tool.
 func buildArguments(snap *hub.Snapshot, name, argsJSON string, kv []string) (json.RawMessage, error) {
+	var schema json.RawMessage
+	if tool, ok := snap.Lookup(name); ok {
+		schema = tool.InputSchema
+	}
+	return buildArgumentsFor(schema, argsJSON, kv)
+}
+
+// buildArgumentsFor turns --args or --arg pairs into the JSON object to
+// send to a tool of input schema.
+func buildArgumentsFor(schema json.RawMessage, argsJSON string, kv []string) (json.RawMessage, error) {
 	if argsJSON != "" {
 		var obj map[string]json.RawMessage
 		if err := json.Unmarshal([]byte(argsJSON), &obj); err != nil {
@@ -94,10 +129,7 @@ func buildArguments(snap *hub.Snapshot, name, argsJSON string, kv []string) (jso
 		}
 		return json.RawMessage(argsJSON), nil
 	}
-	var stringProps map[string]bool
-	if tool, ok := snap.Lookup(name); ok {
-		stringProps = stringProperties(tool.InputSchema)
-	}
+	stringProps := stringProperties(schema)
 	obj := make(map[string]json.RawMessage, len(kv))
 	for _, pair := range kv {
 		key, value, ok := strings.Cut(pair, "=")
