@@ -54,3 +54,30 @@ func TestLimitStopSaysWhatWasDone(t *testing.T) {
 		})
 	}
 }
+
+// The turn limit's reason counts turns in words that agree with the number.
+func TestNoAnswerWithinTurnLimit(t *testing.T) {
+	cases := []struct {
+		name     string
+		maxTurns int
+		want     string
+	}{
+		{"one turn", 1, "no answer within 1 turn"},
+		{"three turns", 3, "no answer within 3 turns"},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			eps, err := NewEpisodes(EpisodesConfig{Tools: newFakeTools(hub.ServerMeta{Name: "s"})})
+			if err != nil {
+				t.Fatal(err)
+			}
+			run, err := eps.Run(context.Background(), Task{Text: "t", MaxTurns: tc.maxTurns}, &scriptPolicy{turns: make([][]Action, tc.maxTurns)})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if run.Status != RunNoAnswer || run.Error != tc.want {
+				t.Fatalf("status %s error %q, want %q", run.Status, run.Error, tc.want)
+			}
+		})
+	}
+}

@@ -160,7 +160,7 @@ func TestConductorReturnsTraceAndProgress(t *testing.T) {
 	if strings.Join(progress, "\n") != strings.Join(want, "\n") {
 		t.Errorf("progress\n%s\nwant\n%s", strings.Join(progress, "\n"), strings.Join(want, "\n"))
 	}
-	if text := conductorText(res); !strings.HasPrefix(text, "42\n\n[answered · 2 turns · 1 model calls · 1 tool calls · $0.010200 · 1.0 s · run "+got.RunID+"]") {
+	if text := conductorText(res); !strings.HasPrefix(text, "42\n\n[answered · 2 turns · 1 model call · 1 tool call · $0.010200 · 1.0 s · run "+got.RunID+"]") {
 		t.Errorf("text %q", text)
 	}
 }

@@ -113,10 +113,18 @@ func (t Trace) Summary() string {
 	default:
 		b.WriteString("No answer.")
 	}
-	fmt.Fprintf(&b, "\n\n[%s · %d turns · %d model calls · %d tool calls · $%.6f · %s · run %s]",
-		t.Status, t.Totals.Turns, t.Totals.ModelCalls, t.Totals.ToolCalls, t.Totals.USD,
-		formatMillis(t.Totals.Millis), t.RunID)
+	fmt.Fprintf(&b, "\n\n[%s · %s · %s · %s · $%.6f · %s · run %s]",
+		t.Status, count(t.Totals.Turns, "turn"), count(t.Totals.ModelCalls, "model call"), count(t.Totals.ToolCalls, "tool call"),
+		t.Totals.USD, formatMillis(t.Totals.Millis), t.RunID)
 	return b.String()
+}
+
+// count is n and the noun, plural unless n is 1: "1 turn", "2 turns".
+func count(n int, noun string) string {
+	if n == 1 {
+		return "1 " + noun
+	}
+	return fmt.Sprintf("%d %ss", n, noun)
 }
 
 // StepMessage is the progress message of the n-th reported step: what ran,

@@ -104,7 +104,7 @@ run was refused or toolhub could not go on), 2 bad flags or configuration,
 	cmd.Flags().StringVar(&mode, "mode", string(conductor.ModeResearch), "research or tools")
 	cmd.Flags().StringVar(&policy, "policy", "", "orchestrator, fixed:MODEL, cheapest, strongest, retrieve-answer or knn (default: the config's, else orchestrator)")
 	cmd.Flags().IntVar(&maxTurns, "max-turns", 0, "turn limit, at most 50 (default: the config's, else 50)")
-	cmd.Flags().StringVar(&preference, "preference", "", `tighten the saved preferences for this run: "local-only", "prefer-local", "cheap", "fast" or a JSON object`)
+	cmd.Flags().StringVar(&preference, "preference", "", `tighten the saved preferences for this run: "local-only", "prefer-local", "any" (nothing stricter), "cheap", "fast", several at once ("local-only cheap"), or a JSON object`)
 	cmd.Flags().Float64Var(&budget, "budget", 0, "spending cap for this run in US dollars (0: the saved budget)")
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print the whole run as JSON")
 	return cmd
@@ -156,8 +156,8 @@ func stepLine(s conductor.Step) string {
 // printOutcome prints the answer (or why there is none) and the totals.
 func printOutcome(w io.Writer, run *conductor.Run) error {
 	t := run.Totals
-	fmt.Fprintf(w, "\n%s  %d turns  %d model calls  %d tool calls  %d→%d tok  $%.6f  %s\n",
-		run.Status, t.Turns, t.ModelCalls, t.ToolCalls, t.TokensIn, t.TokensOut, t.USD, humanDuration(t.Wall))
+	fmt.Fprintf(w, "\n%s  %s  %s  %s  %d→%d tok  $%.6f  %s\n", run.Status, count(t.Turns, "turn"),
+		count(t.ModelCalls, "model call"), count(t.ToolCalls, "tool call"), t.TokensIn, t.TokensOut, t.USD, humanDuration(t.Wall))
 	switch {
 	case run.Status == conductor.RunAnswered && run.Forced:
 		fmt.Fprintf(w, "\n(answered by the fallback policy)\n%s\n", run.Answer)
@@ -168,6 +168,14 @@ func printOutcome(w io.Writer, run *conductor.Run) error {
 	}
 	_, err := fmt.Fprintf(w, "run %s\n", run.ID)
 	return err
+}
+
+// count is n and the noun, plural unless n is 1: "1 turn", "2 turns".
+func count(n int, noun string) string {
+	if n == 1 {
+		return "1 " + noun
+	}
+	return fmt.Sprintf("%d %ss", n, noun)
 }
 
 // runStatusError is the exit status of a run that ended without an

@@ -35,7 +35,7 @@ func TestRunCommandPrintsStepsAndAnswer(t *testing.T) {
 	for _, want := range []string{
 		"turn 1   model  orchestrator → nvidia/Nemotron-Orchestrator-8B (local) decide  1000→10 tok  $0.000202",
 		"model  answer-1 → gpt-5 (local) answer  100→5 tok  $0.000175",
-		"answered  1 turns  2 model calls  0 tool calls",
+		"answered  1 turn  2 model calls  0 tool calls",
 		"\n4\n",
 	} {
 		if !strings.Contains(stdout, want) {
@@ -74,8 +74,8 @@ func TestRunCommandExitStatus(t *testing.T) {
 		wantCode int
 		wantOut  string
 	}{
-		{"answered", scriptedmodel.ToolCallReply("", "answer", `{"model": "answer-1"}`), nil, exitOK, "\n4\n"},
-		{"no answer", scriptedmodel.RawTextReply("no tool call"), []string{"--max-turns", "1"}, exitNoAnswer, "no answer within 1 "},
+		{"answered", scriptedmodel.ToolCallReply("", "answer", `{"model": "answer-1"}`), nil, exitOK, "answered  1 turn  2 model calls  0 tool calls"},
+		{"no answer", scriptedmodel.RawTextReply("no tool call"), []string{"--max-turns", "1"}, exitNoAnswer, "no_answer  1 turn  1 model call  0 tool calls"},
 		{"budget", scriptedmodel.RawTextReply("no tool call"), []string{"--budget", "0.0000001"}, exitBudgetExhausted, "budget_exhausted"},
 	}
 	for _, tc := range cases {
