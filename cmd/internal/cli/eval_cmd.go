@@ -78,7 +78,7 @@ errors favour it over one figure per model; the report says which); the
 answer they choose is charged what it recorded. Costs print in USD per 1,000
 tasks. On a terminal, stderr shows each stage as it runs (training routers,
 scoring policies, choosing operating points); a set the size of
-llmrouter-nim9 takes about a minute and a half on two cores, a pool of
+llmrouter-nim9 takes under a minute on two free cores, a pool of
 36,000 questions and 11 models about 9 minutes and 5.3 GiB of memory. Choosing operating
 points trains five folds, as many at once as there are processors (--parallel
 sets it): each adds about 1.6 GiB on that pool, so with five or more
