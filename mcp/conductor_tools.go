@@ -12,7 +12,8 @@ import (
 )
 
 const preferenceHelp = `optional, may only tighten the saved preferences: "local-only", "prefer-local", ` +
-	`"cheap", "fast", or an object such as {"privacy": "local-only", "cost_weight": 0.8, "budget_usd": 0.05}`
+	`"any" (nothing stricter), "cheap", "fast", several at once ("local-only cheap"), or an object such as ` +
+	`{"privacy": "local-only", "cost_weight": 0.8, "budget_usd": 0.05}`
 
 // The names of toolhub's own conductor tools.
 const (
