@@ -61,6 +61,7 @@ func BuildReplayPolicies(set *ReplaySet, opts ReplayOptions) ([]ReplayPolicy, er
 	if len(names) == 0 {
 		names = DefaultReplayPolicies
 	}
+	names = uniqueNames(names)
 	routers := 0
 	for _, name := range names {
 		if isRouterName(name) {
@@ -88,7 +89,35 @@ func BuildReplayPolicies(set *ReplaySet, opts ReplayOptions) ([]ReplayPolicy, er
 			out = append(out, p)
 		}
 	}
-	return out, nil
+	return withoutRepeats(out), nil
+}
+
+// uniqueNames is names without repeats, in their order: a router named
+// twice is trained once.
+func uniqueNames(names []string) []string {
+	seen := make(map[string]bool, len(names))
+	out := make([]string, 0, len(names))
+	for _, n := range names {
+		if !seen[n] {
+			seen[n] = true
+			out = append(out, n)
+		}
+	}
+	return out
+}
+
+// withoutRepeats drops a policy named as an earlier one ("singles" and
+// "fixed:MODEL" both give fixed:MODEL): the report has a row per policy.
+func withoutRepeats(ps []ReplayPolicy) []ReplayPolicy {
+	seen := make(map[string]bool, len(ps))
+	out := ps[:0]
+	for _, p := range ps {
+		if !seen[p.Name()] {
+			seen[p.Name()] = true
+			out = append(out, p)
+		}
+	}
+	return out
 }
 
 func baselinePolicy(set *ReplaySet, name string, seed uint64) (ReplayPolicy, error) {

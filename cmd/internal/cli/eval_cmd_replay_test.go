@@ -119,3 +119,25 @@ func TestEvalOutputPrintsTheReportWhenThePageFails(t *testing.T) {
 		})
 	}
 }
+
+func TestEvalReplayReportsEachPolicyOnce(t *testing.T) {
+	pool := smallPool(t, 40)
+	code, stdout, stderr := runSub(t, newEvalCommand, "", "--replay", pool, "--policy", "knn,singles,knn,cheapest,fixed:big,cheapest",
+		"--cost-weights", "0", "--json")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	var rep eval.Report
+	if err := json.Unmarshal([]byte(stdout), &rep); err != nil {
+		t.Fatal(err)
+	}
+	seen := map[string]int{}
+	for _, p := range rep.Policies {
+		seen[p.Name]++
+	}
+	for _, name := range []string{"knn@0", "fixed:big", "cheapest"} {
+		if seen[name] != 1 {
+			t.Errorf("%s has %d rows, want 1 (rows %v)", name, seen[name], seen)
+		}
+	}
+}
