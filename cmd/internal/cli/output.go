@@ -25,8 +25,20 @@ func newTable(w io.Writer, header ...string) *table {
 	return t
 }
 
-func (t *table) row(cols ...string) { fmt.Fprintln(t.tw, strings.Join(cols, "\t")) }
-func (t *table) flush() error       { return t.tw.Flush() }
+// row writes one row; a control character in a cell (a newline or tab in
+// a file name) is written as its escape, so that it cannot break the table.
+func (t *table) row(cols ...string) {
+	cells := make([]string, len(cols))
+	for i, c := range cols {
+		cells[i] = cellText.Replace(c)
+	}
+	fmt.Fprintln(t.tw, strings.Join(cells, "\t"))
+}
+
+// cellText escapes the control characters a table cell must not hold.
+var cellText = strings.NewReplacer("\n", `\n`, "\r", `\r`, "\t", `\t`, "\v", `\v`, "\f", `\f`, "\x1b", `\x1b`)
+
+func (t *table) flush() error { return t.tw.Flush() }
 
 // oneLine shortens s to one line of at most n runes for a table cell.
 func oneLine(s string, n int) string {
