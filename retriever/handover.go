@@ -26,7 +26,9 @@ const handoverPoll = 100 * time.Millisecond
 
 // OpenWaiting is Open for an index other toolhub processes may hold: when
 // one does, it asks that process to hand the index over and tries again
-// until wait has passed or ctx ends, returning ErrInUse then.
+// until wait has passed or ctx ends, returning ErrInUse then. wait should
+// stay under handoverFresh, past which the request is taken for one left
+// by a waiter that died.
 func OpenWaiting(ctx context.Context, dir string, opts Options, wait time.Duration) (*Index, error) {
 	ix, err := Open(dir, opts)
 	if !errors.Is(err, ErrInUse) || wait <= 0 {

@@ -79,8 +79,10 @@ func (r lookupRules) lookPath(command string, env []string) (string, error) {
 // fails here, as a command on no PATH entry does; a relative one is left to
 // the start, which knows the working directory.
 func (r lookupRules) asPath(command string) (string, error) {
-	absolute := filepath.IsAbs(command) || (r.windows && isWindowsAbs(command))
-	if _, err := os.Stat(command); absolute && errors.Is(err, os.ErrNotExist) {
+	if !filepath.IsAbs(command) && !(r.windows && isWindowsAbs(command)) {
+		return command, nil
+	}
+	if _, err := os.Stat(command); errors.Is(err, os.ErrNotExist) {
 		return "", &MissingProgramError{Path: command}
 	}
 	return command, nil
