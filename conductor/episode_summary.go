@@ -36,12 +36,12 @@ func (ep *episode) doneSoFar() string {
 		parts = append(parts, tools.String("tool call"))
 	}
 	if failed > 0 {
-		parts = append(parts, plural(failed, "call")+" failed or refused")
+		parts = append(parts, Count(failed, "call")+" failed or refused")
 	}
 	if len(parts) == 0 {
 		parts = append(parts, "no call completed")
 	}
-	return "done so far in " + plural(ep.turn, "turn") + ": " + strings.Join(parts, ", ") + "; no answer yet"
+	return "done so far in " + Count(ep.turn, "turn") + ": " + strings.Join(parts, ", ") + "; no answer yet"
 }
 
 // tally counts names in the order they first appear.
@@ -71,10 +71,12 @@ func (t *tally) String(noun string) string {
 			names[i] += " ×" + strconv.Itoa(c)
 		}
 	}
-	return fmt.Sprintf("%s (%s)", plural(t.total, noun), strings.Join(names, ", "))
+	return fmt.Sprintf("%s (%s)", Count(t.total, noun), strings.Join(names, ", "))
 }
 
-func plural(n int, noun string) string {
+// Count is n and the noun, plural unless n is 1: "1 turn", "2 turns". The
+// run's totals read this way wherever they are shown.
+func Count(n int, noun string) string {
 	if n == 1 {
 		return "1 " + noun
 	}

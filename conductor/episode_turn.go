@@ -47,7 +47,7 @@ func (e *Episodes) loop(ctx context.Context, st *State, policy Policy) error {
 		}
 	}
 	ep.run.Status = RunNoAnswer
-	ep.run.Error = "no answer within " + plural(st.MaxTurns, "turn")
+	ep.run.Error = "no answer within " + Count(st.MaxTurns, "turn")
 	return nil
 }
 

@@ -71,7 +71,7 @@ func (ep *episode) backOff(ctx context.Context, endpoint string) bool {
 	}
 	n := ep.failures.tries[endpoint].Tries()
 	ep.observe(fmt.Sprintf("model %s: %s failed in a row; waiting %s before calling it again",
-		endpoint, plural(n, "call"), wait.Round(time.Millisecond)))
+		endpoint, Count(n, "call"), wait.Round(time.Millisecond)))
 	delete(ep.failures.owed, endpoint)
 	return ep.sleep(ctx, wait)
 }

@@ -114,17 +114,9 @@ func (t Trace) Summary() string {
 		b.WriteString("No answer.")
 	}
 	fmt.Fprintf(&b, "\n\n[%s · %s · %s · %s · $%.6f · %s · run %s]",
-		t.Status, count(t.Totals.Turns, "turn"), count(t.Totals.ModelCalls, "model call"), count(t.Totals.ToolCalls, "tool call"),
+		t.Status, conductor.Count(t.Totals.Turns, "turn"), conductor.Count(t.Totals.ModelCalls, "model call"), conductor.Count(t.Totals.ToolCalls, "tool call"),
 		t.Totals.USD, formatMillis(t.Totals.Millis), t.RunID)
 	return b.String()
-}
-
-// count is n and the noun, plural unless n is 1: "1 turn", "2 turns".
-func count(n int, noun string) string {
-	if n == 1 {
-		return "1 " + noun
-	}
-	return fmt.Sprintf("%d %ss", n, noun)
 }
 
 // StepMessage is the progress message of the n-th reported step: what ran,

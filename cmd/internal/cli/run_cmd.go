@@ -156,8 +156,8 @@ func stepLine(s conductor.Step) string {
 // printOutcome prints the answer (or why there is none) and the totals.
 func printOutcome(w io.Writer, run *conductor.Run) error {
 	t := run.Totals
-	fmt.Fprintf(w, "\n%s  %s  %s  %s  %d→%d tok  $%.6f  %s\n", run.Status, count(t.Turns, "turn"),
-		count(t.ModelCalls, "model call"), count(t.ToolCalls, "tool call"), t.TokensIn, t.TokensOut, t.USD, humanDuration(t.Wall))
+	fmt.Fprintf(w, "\n%s  %s  %s  %s  %d→%d tok  $%.6f  %s\n", run.Status, conductor.Count(t.Turns, "turn"),
+		conductor.Count(t.ModelCalls, "model call"), conductor.Count(t.ToolCalls, "tool call"), t.TokensIn, t.TokensOut, t.USD, humanDuration(t.Wall))
 	switch {
 	case run.Status == conductor.RunAnswered && run.Forced:
 		fmt.Fprintf(w, "\n(answered by the fallback policy)\n%s\n", run.Answer)
@@ -168,14 +168,6 @@ func printOutcome(w io.Writer, run *conductor.Run) error {
 	}
 	_, err := fmt.Fprintf(w, "run %s\n", run.ID)
 	return err
-}
-
-// count is n and the noun, plural unless n is 1: "1 turn", "2 turns".
-func count(n int, noun string) string {
-	if n == 1 {
-		return "1 " + noun
-	}
-	return fmt.Sprintf("%d %ss", n, noun)
 }
 
 // runStatusError is the exit status of a run that ended without an
