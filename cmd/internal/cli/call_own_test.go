@@ -31,13 +31,7 @@ func TestCallOwnTools(t *testing.T) {
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			orch := scriptedmodel.New(tc.orch)
-			orch.SetLoop(true)
-			defer orch.Close()
-			expert := scriptedmodel.New(scriptedmodel.RawTextReply(`\boxed{4}`))
-			expert.SetLoop(true)
-			defer expert.Close()
-			cfg := modelsConfig(t, orch, expert)
+			cfg := scriptedModelsConfig(t, tc.orch)
 			code, stdout, stderr := run(t, append([]string{"--config", cfg}, tc.args...)...)
 			if code != tc.wantCode || !strings.Contains(stdout, tc.wantStdout) {
 				t.Fatalf("exit %d, want %d; stdout lacks %q?\nstdout: %s\nstderr: %s", code, tc.wantCode, tc.wantStdout, stdout, stderr)

@@ -13,6 +13,19 @@ import (
 
 // modelsConfig writes a config with a scripted orchestrator and one
 // scripted answer expert.
+// scriptedModelsConfig is modelsConfig over a scripted orchestrator that
+// answers every request with orch and an expert that answers \boxed{4}.
+func scriptedModelsConfig(t *testing.T, orch scriptedmodel.Reply) string {
+	t.Helper()
+	o := scriptedmodel.New(orch)
+	o.SetLoop(true)
+	t.Cleanup(o.Close)
+	expert := scriptedmodel.New(scriptedmodel.RawTextReply(`\boxed{4}`))
+	expert.SetLoop(true)
+	t.Cleanup(expert.Close)
+	return modelsConfig(t, o, expert)
+}
+
 func modelsConfig(t *testing.T, orch, expert *scriptedmodel.Server) string {
 	t.Helper()
 	t.Setenv("XDG_DATA_HOME", t.TempDir())
@@ -80,12 +93,7 @@ func TestRunCommandExitStatus(t *testing.T) {
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			orch := scriptedmodel.New(tc.orch)
-			orch.SetLoop(true)
-			defer orch.Close()
-			expert := scriptedmodel.New(scriptedmodel.RawTextReply(`\boxed{4}`))
-			defer expert.Close()
-			code, stdout, stderr := runSub(t, newRunCommand, modelsConfig(t, orch, expert), append(tc.args, "2+2?")...)
+			code, stdout, stderr := runSub(t, newRunCommand, scriptedModelsConfig(t, tc.orch), append(tc.args, "2+2?")...)
 			if code != tc.wantCode || !strings.Contains(stdout, tc.wantOut) {
 				t.Fatalf("exit %d, want %d; stdout lacks %q?\n%s", code, tc.wantCode, tc.wantOut, stdout)
 			}
