@@ -60,8 +60,10 @@ func TestModelHostSupervisesTheFakeServer(t *testing.T) {
 		if err := waitHealthy(t, h); err != nil {
 			t.Fatal(err)
 		}
-		st := h.Status()
-		if st.State != Healthy || st.Restarts != 0 || !strings.Contains(st.StderrTail, "model loaded") {
+		// The output pipe is drained on its own goroutine, so the line
+		// printed before health turned 200 may reach the tail just after.
+		st := waitTail(t, h, "model loaded", time.Minute)
+		if st.State != Healthy || st.Restarts != 0 {
 			t.Fatalf("status %+v", st)
 		}
 	})
@@ -70,11 +72,11 @@ func TestModelHostSupervisesTheFakeServer(t *testing.T) {
 		h.Start(context.Background())
 		defer h.Stop()
 		waitState(t, h, Failed, time.Minute)
-		st := h.Status()
+		st := waitTail(t, h, "simulated crash", time.Minute)
 		if st.Restarts != quickRestarts.MaxFailures-1 {
 			t.Errorf("restarts %d, want %d", st.Restarts, quickRestarts.MaxFailures-1)
 		}
-		if !strings.Contains(st.LastError, "gave up after 3 failures") || !strings.Contains(st.StderrTail, "simulated crash") {
+		if !strings.Contains(st.LastError, "gave up after 3 failures") {
 			t.Fatalf("status %+v", st)
 		}
 	})
@@ -175,6 +177,22 @@ func waitState(t *testing.T, h *Host, state State, within time.Duration) {
 	for h.Status().State != state {
 		if time.Now().After(deadline) {
 			t.Fatalf("state %s after %s, want %s", h.Status().State, within, state)
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+}
+
+// waitTail polls until h's output tail holds want and returns that status.
+func waitTail(t *testing.T, h *Host, want string, within time.Duration) Status {
+	t.Helper()
+	deadline := time.Now().Add(within)
+	for {
+		st := h.Status()
+		if strings.Contains(st.StderrTail, want) {
+			return st
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("output tail after %s lacks %q: %+v", within, want, st)
 		}
 		time.Sleep(10 * time.Millisecond)
 	}

@@ -35,8 +35,9 @@ func main() {
 	go func() {
 		time.Sleep(*loadDelay)
 		if !*neverHealthy {
-			loaded.Store(true)
+			// Printed before /health turns 200, as real servers log it.
 			fmt.Fprintln(os.Stderr, "fakemodelserver: model loaded")
+			loaded.Store(true)
 		}
 	}()
 	if *crashAfter > 0 {
