@@ -32,6 +32,7 @@ type Child struct {
 
 	exited  chan struct{} // closed once the child is reaped
 	waitErr error         // set before exited is closed
+	drained chan struct{} // closed once its stderr pipe is read to the end
 
 	closeOnce sync.Once
 }
@@ -61,13 +62,17 @@ func StartChild(spec ChildSpec, stderr io.Writer) (*Child, error) {
 	pipes.closeChildEnds()
 
 	p := &Child{
-		cmd:    cmd,
-		group:  group,
-		Stdin:  pipes.stdin,
-		Stdout: pipes.stdout,
-		exited: make(chan struct{}),
+		cmd:     cmd,
+		group:   group,
+		Stdin:   pipes.stdin,
+		Stdout:  pipes.stdout,
+		exited:  make(chan struct{}),
+		drained: make(chan struct{}),
 	}
-	go Drain(stderr, pipes.stderr)
+	go func() {
+		defer close(p.drained)
+		Drain(stderr, pipes.stderr)
+	}()
 	go p.reap()
 	return p, nil
 }
@@ -79,15 +84,29 @@ func Drain(dst io.Writer, src *os.File) {
 	_ = src.Close()
 }
 
+// stderrSettle bounds how long a reaped child's last output may take to
+// reach the stderr writer; a grandchild that keeps the pipe open must not
+// hold back the exit.
+const stderrSettle = 250 * time.Millisecond
+
+// reap waits for the child, then for the rest of its stderr, so that
+// whoever sees Exited also sees the child's last words (why it crashed).
 func (p *Child) reap() {
 	p.waitErr = p.cmd.Wait()
+	settle := time.NewTimer(stderrSettle)
+	select {
+	case <-p.drained:
+	case <-settle.C:
+	}
+	settle.Stop()
 	close(p.exited)
 }
 
 // Pid is the child's process id (on Unix also its process group id).
 func (p *Child) Pid() int { return p.group.Pid() }
 
-// Exited is closed once the child has exited and been reaped.
+// Exited is closed once the child has exited and been reaped, and its
+// stderr has been copied to the end (or a grandchild still holds it).
 func (p *Child) Exited() <-chan struct{} { return p.exited }
 
 // ExitReason describes how the child ended; call it after Exited is closed.
