@@ -108,7 +108,8 @@ func expandEnv(s string, lookup func(string) (string, bool)) (string, []string, 
 }
 
 // expand replaces ${NAME}, ${NAME:-default} and ${keychain:NAME} in s. The
-// default is used when NAME is unset or empty, as in the shell.
+// default is used when NAME is unset or empty, as in the shell. $${ stands
+// for a literal ${ (as in Docker Compose): "$${HOME}" gives "${HOME}".
 // Substituted values are never expanded again. It returns the references
 // that have no value, each once, and an error when a reference is
 // malformed. Errors never contain a value.
@@ -125,10 +126,16 @@ func expand(s string, lk Lookup) (string, []unresolved, error) {
 			b.WriteString(rest)
 			break
 		}
+		if start > 0 && rest[start-1] == '$' { // $${ is a literal ${
+			b.WriteString(rest[:start-1])
+			b.WriteString("${")
+			rest = rest[start+2:]
+			continue
+		}
 		b.WriteString(rest[:start])
 		end := strings.IndexByte(rest[start:], '}')
 		if end < 0 {
-			return "", nil, fmt.Errorf("unterminated %q (want ${NAME}, ${NAME:-default} or ${keychain:NAME})", clip(rest[start:]))
+			return "", nil, fmt.Errorf("unterminated %q (want ${NAME}, ${NAME:-default} or ${keychain:NAME}; $${ writes a literal ${)", clip(rest[start:]))
 		}
 		ref := rest[start+2 : start+end]
 		value, miss, err := resolveRef(ref, lk)
@@ -152,7 +159,7 @@ func resolveRef(ref string, lk Lookup) (value string, missing *unresolved, err e
 	}
 	name, def, hasDefault := strings.Cut(ref, ":-")
 	if !isEnvName(name) {
-		return "", nil, fmt.Errorf("%q is not a variable reference (want ${NAME}, ${NAME:-default} or ${keychain:NAME})", clip("${"+ref+"}"))
+		return "", nil, fmt.Errorf("%q is not a variable reference (want ${NAME}, ${NAME:-default} or ${keychain:NAME}; $${ writes a literal ${)", clip("${"+ref+"}"))
 	}
 	var v string
 	ok := false

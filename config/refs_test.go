@@ -45,6 +45,10 @@ func TestExpandSecrets(t *testing.T) {
 		{"space in name", "${keychain:a b}", "", "", "not a secret reference"},
 		{"default is not supported", "${keychain:a:-b}", "", "", "no default"},
 		{"unterminated", "${keychain:a", "", "", "unterminated"},
+		{"$${ is a literal", "$${HOME}", "${HOME}", "", ""},
+		{"$${ beside a reference", "${HOME}/$${keychain:x}", "/home/u/${keychain:x}", "", ""},
+		{"$${ needs no closing brace", "cost: $${", "cost: ${", "", ""},
+		{"a lone $ before a reference stays", "$ ${HOME}", "$ /home/u", "", ""},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

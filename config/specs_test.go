@@ -37,6 +37,8 @@ func TestExpandEnv(t *testing.T) {
 		{"unset twice reported once", "${A}${B}${A}", "", []string{"A", "B"}, ""},
 		{"values are not expanded again", "${REF}", "${HOME}", nil, ""},
 		{"lone dollar", "$ and $$ and ${", "", nil, "unterminated"},
+		{"escaped reference", "$${NOPE} and ${HOME}", "${NOPE} and /home/u", nil, ""},
+		{"escaped VS Code form", "$${input:api-key}", "${input:api-key}", nil, ""},
 		{"VS Code input", "${input:api-key}", "", nil, "not a variable reference"},
 		{"VS Code env", "${env:HOME}", "", nil, "not a variable reference"},
 		{"empty name", "${}", "", nil, "not a variable reference"},
