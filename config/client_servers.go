@@ -14,7 +14,8 @@ import (
 type clientReader struct {
 	cf        *ClientFile
 	src       []byte
-	lineStart []int // shared by every problem list of the file
+	lineStart []int  // shared by every problem list of the file
+	server    string // the server being read, which warnings are about
 }
 
 // problems returns an empty problem list for the file.
@@ -27,6 +28,7 @@ func (r *clientReader) problems() *problemList {
 
 func (r *clientReader) warn(msg string) {
 	r.cf.Warnings = append(r.cf.Warnings, msg)
+	r.cf.warnedAbout = append(r.cf.warnedAbout, r.server)
 }
 
 // readList reads one server list; project is the Claude Code project that
@@ -43,6 +45,8 @@ func (r *clientReader) readList(v *hujson.Value, project string) {
 // readOne reads one server, renaming it if its name is not usable.
 func (r *clientReader) readOne(m member, project string) {
 	name := sanitizeName(m.key)
+	r.server = name
+	defer func() { r.server = "" }()
 	if name != m.key {
 		r.warn(fmt.Sprintf(`server %q renamed %q: toolhub server names use only letters, digits, "-" and "_", without "__"`, m.key, name))
 		if r.cf.Renamed == nil {

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/tailscale/hujson"
@@ -31,6 +32,30 @@ type ClientFile struct {
 	// Renamed maps a server's name in the file to the name it was given
 	// here, for each server whose name toolhub cannot use.
 	Renamed map[string]string
+	// warnedAbout names the server (as named here) each warning is about;
+	// "" for a warning about the file.
+	warnedAbout []string
+}
+
+// WarningsFor returns the warnings about the file and about the named
+// servers; every warning when names is empty.
+func (cf *ClientFile) WarningsFor(names []string) []string {
+	return keepWarnings(cf.Warnings, cf.warnedAbout, func(server string) bool { return slices.Contains(names, server) }, len(names) == 0)
+}
+
+// keepWarnings keeps the warnings about the file and those whose server
+// keep accepts; all of them when all is set.
+func keepWarnings(warnings, about []string, keep func(server string) bool, all bool) []string {
+	if all || len(about) != len(warnings) {
+		return warnings
+	}
+	var out []string
+	for i, w := range warnings {
+		if about[i] == "" || keep(about[i]) {
+			out = append(out, w)
+		}
+	}
+	return out
 }
 
 // ReadClientFile reads a Claude Desktop or Cursor file ("mcpServers"), a

@@ -89,3 +89,40 @@ func TestSanitizeName(t *testing.T) {
 		}
 	}
 }
+
+func TestWarningsFor(t *testing.T) {
+	src := `{"mcpServers": {
+  "my.server": {"command": "node", "env": {"DIR": "${workspaceFolder}"}},
+  "other": {"command": "x", "bogusKey": 1},
+  "broken": {"args": []}
+}, "servers": 3}`
+	cf, err := parseClientFile("c.json", ClientClaudeDesktop, []byte(src))
+	if err != nil {
+		t.Fatal(err)
+	}
+	cases := []struct {
+		name  string
+		only  []string
+		want  []string // each kept warning contains one of these, in order
+		count int
+	}{
+		{"every server", nil, nil, len(cf.Warnings)},
+		// The warning about the file's "servers" stays in each.
+		{"the renamed server", []string{"my-server"}, []string{`"my.server" renamed`, "workspaceFolder", "server list"}, 3},
+		{"the server with an unused key", []string{"other"}, []string{`"bogusKey"`, "server list"}, 2},
+		{"a skipped server", []string{"broken"}, []string{"skipped", "server list"}, 2},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			got := cf.WarningsFor(tc.only)
+			if len(got) != tc.count {
+				t.Fatalf("%d warnings %q, want %d of %q", len(got), got, tc.count, cf.Warnings)
+			}
+			for i, w := range tc.want {
+				if !strings.Contains(got[i], w) {
+					t.Errorf("warning %d %q, want %q in it", i, got[i], w)
+				}
+			}
+		})
+	}
+}

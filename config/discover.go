@@ -30,6 +30,8 @@ type Found struct {
 	Servers  map[string]Server
 	Warnings []string
 	Err      error // the file exists but could not be read
+	// warnedAbout names the server each warning is about ("" for the file).
+	warnedAbout []string
 }
 
 // candidate is a place a client keeps its MCP configuration.
@@ -54,7 +56,7 @@ func Discover(env DiscoverEnv) []Found {
 		if err != nil {
 			f.Err = err
 		} else {
-			f.Servers, f.Warnings = cf.Servers, cf.Warnings
+			f.Servers, f.Warnings, f.warnedAbout = cf.Servers, cf.Warnings, cf.warnedAbout
 		}
 		found = append(found, f)
 	}

@@ -89,6 +89,11 @@ func SelectFound(found []Found, selectors []string) ([]Found, error) {
 		}
 		if len(kept) > 0 {
 			f.Servers = kept
+			noMarks := make([]bool, len(selectors))
+			f.Warnings = keepWarnings(f.Warnings, f.warnedAbout, func(server string) bool {
+				return selected(selectors, noMarks, f.Client, server)
+			}, false)
+			f.warnedAbout = nil
 			out = append(out, f)
 		}
 	}

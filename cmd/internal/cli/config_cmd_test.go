@@ -244,6 +244,12 @@ func TestConfigImport(t *testing.T) {
 				mustWrite(t, filepath.Join(home, "claude.json"), `{"mcpServers": {"my.server": {"command": "node"}, "other": {"command": "x"}}}`)
 			},
 			wantStdout: []string{"added   my-server\n", "1 added"}, wantStderr: []string{`server "my.server" renamed "my-server"`}},
+		{name: "import --only warns of the servers it imports only", args: []string{"config", "import", "HOME/claude.json", "--only", "plain"},
+			setup: func(t *testing.T, home string) {
+				mustWrite(t, filepath.Join(home, "claude.json"), `{"mcpServers": {"my.server": {"command": "node"}, "plain": {"command": "x", "bogusKey": 1}}}`)
+			},
+			wantStdout: []string{"added   plain\n", "1 added"}, wantStderr: []string{`"bogusKey" is not used`},
+			notStderr: []string{"my.server"}},
 		{name: "import warns of VS Code's own variables", args: []string{"config", "import", "HOME/mcp.json"},
 			setup: func(t *testing.T, home string) {
 				mustWrite(t, filepath.Join(home, "mcp.json"), `{"servers": {"vs": {"command": "uvx", "env": {"WS": "${workspaceFolder}/data"}}}}`)
@@ -295,6 +301,11 @@ func TestConfigDiscover(t *testing.T) {
 					t.Errorf("config after --only: %v servers, %v", f.ServerNames(), err)
 				}
 			}},
+		{name: "import some warns of those only", args: []string{"config", "discover", "--only", "cursor:linear"},
+			setup: func(t *testing.T, home string) {
+				mustWrite(t, filepath.Join(home, ".cursor", "mcp.json"), `{"mcpServers": {"linear": {"url": "https://mcp.linear.app/sse", "bogusKey": 1}, "x.y": {"command": "x"}}}`)
+			},
+			wantStdout: []string{"added   linear\n", "1 added"}, wantStderr: []string{`"bogusKey" is not used`}, notStderr: []string{"x.y"}},
 		{name: "unknown selector", args: []string{"config", "discover", "--only", "cursor:nope"}, setup: setup, wantCode: 2,
 			wantStderr: []string{`"cursor:nope" matches no discovered server`}},
 		{name: "json with import", args: []string{"config", "discover", "--all", "--json"}, setup: setup, wantCode: 2},

@@ -38,8 +38,8 @@ as invalid until toolhub config set-secret SERVER ID stores its value.`,
 			if err != nil {
 				return asUsage(err)
 			}
-			printWarnings(g.stdio.Err, cf.Warnings)
 			only = renamedOnly(only, cf.Renamed)
+			printWarnings(g.stdio.Err, cf.WarningsFor(only))
 			if err := checkOnly(only, cf.Servers); err != nil {
 				return err
 			}

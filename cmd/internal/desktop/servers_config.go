@@ -75,7 +75,7 @@ func (b *Backend) ImportServers(ctx context.Context, path string, names []string
 	if err != nil {
 		return ui.AddResult{}, plainError(err)
 	}
-	for _, w := range cf.Warnings {
+	for _, w := range cf.WarningsFor(names) {
 		b.log.Info("importing servers", "file", path, "warning", w)
 	}
 	return b.addServers(ctx, cf.Servers, names)
