@@ -108,9 +108,14 @@ func (mem *OrchestratorMemory) noteRejections(rejected []Rejection) {
 	}
 }
 
+// toolSpecs are the tools offered in tool mode: the episode's tools minus
+// τ²'s hand-off tool (protocol §4), which is then neither listed nor run.
 func toolSpecs(tools []*hub.Tool) []ToolSpec {
 	specs := make([]ToolSpec, 0, len(tools))
 	for _, t := range tools {
+		if isTransferTool(t.Name) {
+			continue
+		}
 		specs = append(specs, ToolSpec{Name: t.Name, Description: t.Description, InputSchema: t.InputSchema, Locality: t.Locality})
 	}
 	return specs

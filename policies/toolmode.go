@@ -20,6 +20,12 @@ const (
 	transferTool = "transfer_to_human_agents"
 )
 
+// isTransferTool reports whether a catalog name is τ²'s hand-off tool:
+// under its own name (an unprefixed server) or as server__transfer_to_human_agents.
+func isTransferTool(name string) bool {
+	return name == transferTool || strings.HasSuffix(name, "__"+transferTool)
+}
+
 // ToolSpec is an offered MCP tool: its catalog name (server__tool), its
 // description and its raw JSON input schema.
 type ToolSpec struct {
@@ -61,7 +67,7 @@ func instructionsAndPolicy(policy string) string {
 func ToolModeTools(mcpTools []ToolSpec, experts []Alias) []Tool {
 	tools := make([]Tool, 0, len(mcpTools)+1)
 	for _, t := range mcpTools {
-		if t.Name == transferTool {
+		if isTransferTool(t.Name) {
 			continue
 		}
 		tools = append(tools, functionTool(t.Name, t.Description, objectSchema(t.InputSchema)))

@@ -41,7 +41,7 @@ func ToolModePolicy(tools []ToolSpec, privacy Privacy) string {
 	b.WriteString(policyTitle + "\n\n" + policyScope + "\n\n## Tools\n\n")
 	listed := 0
 	for _, t := range tools {
-		if t.Name == transferTool {
+		if isTransferTool(t.Name) {
 			continue
 		}
 		listed++

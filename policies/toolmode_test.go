@@ -3,8 +3,11 @@ package policies
 import (
 	"encoding/json"
 	"fmt"
+	"slices"
 	"strings"
 	"testing"
+
+	"github.com/toolhub/toolhub/hub"
 )
 
 var (
@@ -137,5 +140,43 @@ func TestToolModeTools(t *testing.T) {
 	}
 	if n := len(ToolModeTools(specs, paperExperts())); n != 4 {
 		t.Errorf("with experts: %d tools, want 4", n)
+	}
+}
+
+// τ²'s hand-off tool is never offered in tool mode, under its own name or
+// under the server__tool name the catalog gives it: it is not sent as a
+// tool, not listed in the <policy>, and a call of it is an unknown tool.
+func TestTransferToolIsNotOffered(t *testing.T) {
+	tests := []struct {
+		name    string
+		tool    string
+		offered bool
+	}{
+		{name: "catalog name", tool: "travel__transfer_to_human_agents", offered: false},
+		{name: "unprefixed server", tool: "transfer_to_human_agents", offered: false},
+		{name: "another tool ending alike", tool: "travel__log_transfer_to_human_agents_calls", offered: true},
+		{name: "another server's tool", tool: "transfer_to_human_agents__get", offered: true},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			specs := toolSpecs([]*hub.Tool{
+				{Name: "travel__get_booking"},
+				{Name: tt.tool},
+			})
+			var sent []string
+			for _, tool := range ToolModeTools(specs, paperExperts()) {
+				sent = append(sent, tool.Function.Name)
+			}
+			if got := slices.Contains(sent, tt.tool); got != tt.offered {
+				t.Errorf("tools sent %v: %s offered = %v, want %v", sent, tt.tool, got, tt.offered)
+			}
+			if got := strings.Contains(ToolModePolicy(specs, PrivacyAny), "- "+tt.tool+" "); got != tt.offered {
+				t.Errorf("<policy> lists %s = %v, want %v", tt.tool, got, tt.offered)
+			}
+			d := SelectToolModeCalls([]Candidate{{Name: tt.tool, Arguments: json.RawMessage(`{}`)}}, specNames(specs), expertNames)
+			if got := len(d.Calls) == 1; got != tt.offered {
+				t.Errorf("a call of %s runs = %v, want %v (rejected: %+v)", tt.tool, got, tt.offered, d.Rejected)
+			}
+		})
 	}
 }
