@@ -117,12 +117,13 @@ func (o *Orchestrator) runCode(st *conductor.State, mem *OrchestratorMemory, las
 		mem.note("the reasoner wrote no ```python block; nothing ran")
 		return endTurn()
 	}
-	if _, ok := st.Tool(ToolPython); !ok {
+	tool, ok := st.Tool(ToolPython)
+	if !ok {
 		mem.note("no python tool is available; the code did not run")
 		return endTurn()
 	}
 	mem.code, mem.phase = code, phasePython
-	return conductor.Action{Kind: conductor.ActTool, Tool: ToolPython, Args: mustRawJSON(map[string]string{"code": code}), Purpose: "run code"}
+	return conductor.Action{Kind: conductor.ActTool, Tool: ToolPython, Args: codeArgs(tool, code), Purpose: "run code"}
 }
 
 // researchAliases are the research aliases of the offered models

@@ -96,6 +96,31 @@ func searchArgs(tool *hub.Tool, query string) json.RawMessage {
 	return mustRawJSON(args)
 }
 
+// codeTimeoutSeconds is the reference's limit on one run of the reasoner's
+// code (protocol §3.7: python under a 60 s timeout).
+const codeTimeoutSeconds = 60
+
+// codeArgs are the arguments of a python tool call (protocol §3.7): the
+// code, and for a tool whose schema takes timeout_seconds (the built-in
+// python), the reference's 60 s, or the tool's own maximum when lower.
+func codeArgs(tool *hub.Tool, code string) json.RawMessage {
+	args := map[string]any{"code": code}
+	var s struct {
+		Properties map[string]struct {
+			Maximum *float64 `json:"maximum"`
+		} `json:"properties"`
+	}
+	_ = json.Unmarshal(tool.InputSchema, &s)
+	if p, ok := s.Properties["timeout_seconds"]; ok {
+		timeout := float64(codeTimeoutSeconds)
+		if p.Maximum != nil {
+			timeout = min(timeout, *p.Maximum)
+		}
+		args["timeout_seconds"] = timeout
+	}
+	return mustRawJSON(args)
+}
+
 // schemaProperties names the properties of a JSON object schema.
 func schemaProperties(schema json.RawMessage) map[string]bool {
 	var s struct {

@@ -95,3 +95,29 @@ func TestSearchArgs(t *testing.T) {
 		})
 	}
 }
+
+func TestCodeArgs(t *testing.T) {
+	cases := []struct {
+		name, schema, want string
+	}{
+		{"built-in python: the reference's 60 s",
+			`{"type":"object","properties":{"code":{"type":"string"},"timeout_seconds":{"type":"number","minimum":1,"maximum":60}}}`,
+			`{"code":"print(1)","timeout_seconds":60}`},
+		{"python whose maximum is lower: its maximum",
+			`{"type":"object","properties":{"code":{"type":"string"},"timeout_seconds":{"type":"number","minimum":1,"maximum":20}}}`,
+			`{"code":"print(1)","timeout_seconds":20}`},
+		{"timeout without a maximum: 60 s",
+			`{"type":"object","properties":{"code":{"type":"string"},"timeout_seconds":{"type":"number"}}}`,
+			`{"code":"print(1)","timeout_seconds":60}`},
+		{"python taking only code", `{"type":"object","properties":{"code":{"type":"string"}}}`, `{"code":"print(1)"}`},
+		{"no schema", ``, `{"code":"print(1)"}`},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			tool := &hub.Tool{Name: ToolPython, RawTool: hub.RawTool{Name: ToolPython, InputSchema: json.RawMessage(tc.schema)}}
+			if got := string(codeArgs(tool, "print(1)")); got != tc.want {
+				t.Errorf("codeArgs = %s, want %s", got, tc.want)
+			}
+		})
+	}
+}
