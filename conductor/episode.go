@@ -209,44 +209,68 @@ func (e *Episodes) newState(ep *episode, task Task) *State {
 	if st.MaxTurns <= 0 || st.MaxTurns > MaxTurns {
 		st.MaxTurns = MaxTurns
 	}
-	st.Tools, st.Models, st.Orchestrator = e.offer(ep.guard)
+	st.Tools = e.offerTools(ep.guard)
+	e.offerModels(ep.guard).set(st)
 	return st
 }
 
 // Offered returns what an episode of task would be offered: the catalog
 // tools and expert models (their roles narrowed by the guard) the guards
-// allow. The preference sentence is rendered from it.
-func (e *Episodes) Offered(task Task) (tools []*hub.Tool, models []llm.ModelInfo) {
-	tools, models, _ = e.offer(combineGuards(e.guard, task.Guard))
-	return tools, models
+// allow, and the roster their aliases are numbered over. The preference
+// sentence is rendered from it.
+func (e *Episodes) Offered(task Task) (tools []*hub.Tool, models, roster []llm.ModelInfo) {
+	g := combineGuards(e.guard, task.Guard)
+	offer := e.offerModels(g)
+	return e.offerTools(g), offer.models, offer.roster
 }
 
-func (e *Episodes) offer(g Guard) (tools []*hub.Tool, models []llm.ModelInfo, orchestrator *llm.ModelInfo) {
+func (e *Episodes) offerTools(g Guard) (tools []*hub.Tool) {
 	for _, t := range e.tools.Snapshot().Tools() {
 		if ok, _ := g.AllowTool(t); ok {
 			tools = append(tools, t)
 		}
 	}
-	models, orchestrator = e.offerModels(g)
-	return tools, models, orchestrator
+	return tools
+}
+
+// modelOffer is the models side of an episode's offer.
+type modelOffer struct {
+	models, roster []llm.ModelInfo
+	withheld       map[string]string
+	orchestrator   *llm.ModelInfo
+}
+
+// set puts the offer on st.
+func (o modelOffer) set(st *State) {
+	st.Models, st.Roster, st.Withheld, st.Orchestrator = o.models, o.roster, o.withheld, o.orchestrator
 }
 
 // offerModels returns the expert models and the orchestrator g allows, with
-// their latest measured latencies (protocol §5 hard filtering, §6).
-func (e *Episodes) offerModels(g Guard) (models []llm.ModelInfo, orchestrator *llm.ModelInfo) {
+// their latest measured latencies (protocol §5 hard filtering, §6), and
+// every expert model with why g withholds those it refuses.
+func (e *Episodes) offerModels(g Guard) modelOffer {
+	var o modelOffer
 	for _, m := range e.models.List() {
-		if ok, _ := g.AllowModel(m); !ok {
+		ok, reason := g.AllowModel(m)
+		if m.Name == e.orchestrator {
+			if ok {
+				info := m
+				o.orchestrator = &info
+			}
 			continue
 		}
-		if m.Name == e.orchestrator {
-			info := m
-			orchestrator = &info
+		o.roster = append(o.roster, m)
+		if !ok {
+			if o.withheld == nil {
+				o.withheld = map[string]string{}
+			}
+			o.withheld[m.Name] = reason
 			continue
 		}
 		m.Roles = modelRoles(g, m)
-		models = append(models, m)
+		o.models = append(o.models, m)
 	}
-	return models, orchestrator
+	return o
 }
 
 // NewRunID returns a fresh run id: the start time and random hex digits.

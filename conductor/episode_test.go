@@ -212,10 +212,13 @@ func TestTaskGuardNarrowsAndRolesAreChecked(t *testing.T) {
 		t.Fatal(err)
 	}
 	task := Task{Text: "t", Guard: roleGuard{}}
-	offeredTools, offeredModels := eps.Offered(task)
+	offeredTools, offeredModels, roster := eps.Offered(task)
 	if len(offeredTools) != 1 || offeredTools[0].Name != "srv__a" || len(offeredModels) != 1 ||
 		len(offeredModels[0].Roles) != 1 || offeredModels[0].Roles[0] != "search" {
 		t.Fatalf("offered %v and %+v", offeredTools, offeredModels)
+	}
+	if len(roster) != 1 || len(roster[0].Roles) != 2 {
+		t.Fatalf("roster %+v, want the model with both its own roles", roster)
 	}
 	var heard []*Outcome
 	policy := &scriptPolicy{turns: [][]Action{{

@@ -39,7 +39,7 @@ func (e *Episodes) loop(ctx context.Context, st *State, policy Policy) error {
 		ep.turn, st.Turn = turn, turn
 		ep.mu.Unlock()
 		// Each turn shows the latest measured latencies (protocol §6).
-		st.Models, st.Orchestrator = ep.offerModels(ep.guard)
+		ep.offerModels(ep.guard).set(st)
 		var a Action
 		a, last = ep.runTurn(ctx, st, decide, last)
 		if done, err := ep.conclude(ctx, a); done {

@@ -19,6 +19,14 @@ type State struct {
 	Tools        []*hub.Tool     // catalog tools offered this episode
 	Models       []llm.ModelInfo // expert endpoints offered, re-read each turn with the latest latencies
 	Orchestrator *llm.ModelInfo  // nil when none is configured or allowed
+	// Roster is every configured expert model (the orchestrator left
+	// out), offered or not, in the registry's order with its own roles.
+	// Aliases are numbered over it, so that an alias names the same model
+	// whatever the preferences withhold (protocol §10: answer-1 stays the
+	// cloud model, refused, when cloud models are off).
+	Roster []llm.ModelInfo
+	// Withheld gives, for each model of Roster the guard refuses, why.
+	Withheld map[string]string
 	// Preference is the task's preference sentence, for the orchestrator.
 	Preference string
 

@@ -85,7 +85,7 @@ func (r *RetrieveAnswer) decide(st *conductor.State, mem *RetrieveMemory, last *
 		}
 		return conductor.Action{Kind: conductor.ActAnswer, Answer: passagesOnly(evidence.Docs)}
 	}
-	alias := aliasesFor([]llm.ModelInfo{model}, RoleAnswer).aliases[0]
+	alias := aliasesFor(nil, []llm.ModelInfo{model}, nil, RoleAnswer).aliases[0]
 	x := researchExpert{st: st, state: evidence, alias: alias, endpoint: model.Name, counter: r.Counter}
 	if x.counter == nil {
 		x.counter = DefaultCounter()

@@ -9,7 +9,8 @@ import (
 
 // aliasWord matches a word shaped like an alias of the paper's pool
 // ("answer-2", "answer-math-1", "expert-3"): a capability written for one
-// alias may start with it, and aliases renumber with the models allowed.
+// alias may start with it (copied from the paper, or written when the
+// models were fewer or in another order).
 var aliasWord = regexp.MustCompile(`^(search|reasoner|answer|expert)(-[a-z]+)*-\d+$`)
 
 // capabilitySentence is the sentence the orchestrator reads about alias

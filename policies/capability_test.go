@@ -45,11 +45,11 @@ func TestConfiguredCapabilityInDescriptions(t *testing.T) {
 		desc string
 		want []string
 	}{
-		{"search", describeAliases("The model used to search.", tableIntro, aliasesWithRole(aliasesFor(models, RoleSearch).aliases, RoleSearch)),
+		{"search", describeAliases("The model used to search.", tableIntro, aliasesWithRole(aliasesFor(nil, models, nil, RoleSearch).aliases, RoleSearch)),
 			[]string{"search-1 solves hard problems.", "search-2 answers simple questions well."}},
-		{"answer", describeAliases("The model used to answer.", tableIntro, aliasesFor(models, RoleAnswer).aliases),
+		{"answer", describeAliases("The model used to answer.", tableIntro, aliasesFor(nil, models, nil, RoleAnswer).aliases),
 			[]string{"answer-1 solves hard problems.", "answer-2 answers simple questions well."}},
-		{"call_expert", string(callExpertTool(aliasesFor(models, RoleExpert).aliases).Function.Parameters),
+		{"call_expert", string(callExpertTool(aliasesFor(nil, models, nil, RoleExpert).aliases).Function.Parameters),
 			[]string{"expert-1 solves hard problems.", "expert-2 answers simple questions well."}},
 	}
 	for _, tc := range cases {

@@ -31,6 +31,17 @@ func pureState(mode conductor.Mode, orchestrator bool, tools []string, roles ...
 	return st
 }
 
+// withheldState is pureState with a second expert endpoint: "cloud",
+// configured first with the same roles and withheld by the preferences,
+// so that the offered "big" is the second alias of each role.
+func withheldState(mode conductor.Mode, tools []string, roles ...string) *conductor.State {
+	st := pureState(mode, true, tools, roles...)
+	cloud := llm.ModelInfo{ModelEndpoint: llm.ModelEndpoint{Name: "cloud", ModelID: "gpt-5", Roles: roles, Locality: hub.LocalityRemote}}
+	st.Roster = append([]llm.ModelInfo{cloud}, st.Models...)
+	st.Withheld = map[string]string{"cloud": "remote, and privacy is local-only"}
+	return st
+}
+
 // call is a tool call in a chat reply: name and JSON arguments.
 type call struct{ name, args string }
 

@@ -59,6 +59,14 @@ func TestOrchestratorResearchChoices(t *testing.T) {
 				{1, modelReply(t, "```python\nx = 1\n```"), want{kind: actTool, tool: "python", args: `{"code":"\nx = 1\n"}`, purpose: "run code"}},
 				{1, toolResult(""), want{kind: actEnd, notes: "the code printed nothing"}},
 			}},
+		{"a withheld model keeps its alias: answer-1 is refused saying why, and answer-2 runs (protocol §10)",
+			withheldState(conductor.ModeResearch, search, policies.RoleAnswer), []feed{
+				{1, nil, want{kind: actModel, endpoint: "orch", purpose: "decide", body: []string{`Choices: ['answer-2']`}}},
+				{1, modelReply(t, "", call{"answer", `{"model":"answer-1"}`}), want{kind: actEnd,
+					notes: `invalid tool call: alias "answer-1" is not offered for answer: remote, and privacy is local-only`}},
+				{2, nil, decide},
+				{2, modelReply(t, "", call{"answer", `{"model":"answer-2"}`}), want{kind: actModel, endpoint: "big", alias: "answer-2", purpose: "answer"}},
+			}},
 		{"without an answer model the episode is refused before the orchestrator is asked",
 			pureState(conductor.ModeResearch, true, search, policies.RoleSearch), []feed{
 				{1, nil, want{kind: actFail}},

@@ -47,6 +47,12 @@ func TestOrchestratorToolModeChoices(t *testing.T) {
 				{1, modelReply(t, "", call{"kv__get", `{"key":"z"}`}), want{kind: actTool, tool: "kv__get", args: `{"key":"z"}`}},
 				{1, toolResult("zed"), want{kind: actEnd}},
 			}},
+		{"a withheld expert keeps its alias: expert-1 is refused saying why, and expert-2 is offered",
+			withheldState(conductor.ModeTools, kv, policies.RoleExpert), []feed{
+				{1, nil, want{kind: actModel, endpoint: "orch", body: []string{"call_expert", "expert-2"}}},
+				{1, modelReply(t, "", call{"call_expert", `{"expert":"expert-1"}`}), want{kind: actEnd,
+					notes: `invalid tool call: expert "expert-1" is not offered: remote, and privacy is local-only`}},
+			}},
 		{"a reply without calls is the answer",
 			pureState(conductor.ModeTools, true, kv), []feed{
 				{1, nil, decide},

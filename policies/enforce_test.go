@@ -68,7 +68,7 @@ func TestLocalOnlyResearchModeReachesNothingRemote(t *testing.T) {
 		t.Fatalf("run ended %s with %q (%s)", run.Status, run.Answer, run.Error)
 	}
 	obs := observations(run)
-	for _, want := range []string{`tool "search" is not offered this turn`, `alias "answer-2" is not offered for answer`,
+	for _, want := range []string{`tool "search" is not offered this turn`, `alias "answer-2" is not offered for answer: remote, and privacy is local-only`,
 		`alias "gpt-5" is not offered for answer`} {
 		if !strings.Contains(obs, want) {
 			t.Errorf("no refusal %q in the trace:\n%s", want, obs)

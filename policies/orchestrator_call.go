@@ -4,7 +4,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"strconv"
 
 	"github.com/toolhub/toolhub/conductor"
 	"github.com/toolhub/toolhub/llm"
@@ -72,36 +71,4 @@ func replyContent(last *conductor.Outcome) (string, error) {
 		return "", err
 	}
 	return msg.Content, nil
-}
-
-// rolePrefix gives the alias prefix of each role, as in the paper.
-var rolePrefix = map[string]string{RoleSearch: "search", RoleReason: "reasoner", RoleAnswer: "answer", RoleExpert: "expert"}
-
-// aliasTable maps endpoints to aliases: role prefix plus a 1-based number in
-// configuration order; never real model names (protocol §3.2).
-type aliasTable struct {
-	aliases  []Alias
-	endpoint map[string]string // alias → endpoint name
-}
-
-func aliasesFor(models []llm.ModelInfo, roles ...string) aliasTable {
-	t := aliasTable{endpoint: map[string]string{}}
-	for _, role := range roles {
-		n := 0
-		for _, m := range models {
-			if !m.HasRole(role) {
-				continue
-			}
-			n++
-			a := Alias{Name: rolePrefix[role] + "-" + strconv.Itoa(n), Role: role, Capability: withoutLeadingName(m.Capability, m.Name, m.ModelID),
-				PriceIn: m.PriceIn, PriceOut: m.PriceOut, Latency: AliasLatency(m, role), AnswerStyle: m.AnswerStyle,
-				ContextLength: m.ContextLength, Locality: m.Locality}
-			if a.AnswerStyle == "" {
-				a.AnswerStyle = StyleBoxed
-			}
-			t.aliases = append(t.aliases, a)
-			t.endpoint[a.Name] = m.Name
-		}
-	}
-	return t
 }

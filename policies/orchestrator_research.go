@@ -82,7 +82,7 @@ func (o *Orchestrator) chooseResearch(st *conductor.State, mem *OrchestratorMemo
 		return a
 	}
 	chosen, rejected := SelectResearchCall(ParseReply(msg).Candidates, OfferedFrom(table.aliases))
-	for _, r := range rejected {
+	for _, r := range table.explain(rejected) {
 		mem.note(r.Observation())
 	}
 	if chosen == nil {
@@ -129,7 +129,7 @@ func (o *Orchestrator) runCode(st *conductor.State, mem *OrchestratorMemory, las
 // researchAliases are the research aliases of the offered models
 // (protocol §3.2).
 func researchAliases(st *conductor.State) aliasTable {
-	return aliasesFor(st.Models, RoleSearch, RoleReason, RoleAnswer)
+	return aliasesFor(st.Roster, st.Models, st.Withheld, RoleSearch, RoleReason, RoleAnswer)
 }
 
 func (o *Orchestrator) expert(st *conductor.State, mem *OrchestratorMemory) researchExpert {

@@ -12,7 +12,7 @@ import (
 // answer. Up to 5 tool calls run per turn.
 func (o *Orchestrator) toolsStep(st *conductor.State, mem *OrchestratorMemory, last *conductor.Outcome) conductor.Action {
 	if mem.phase == phaseStart {
-		mem.table, mem.specs = aliasesFor(st.Models, RoleExpert), toolSpecs(st.Tools)
+		mem.table, mem.specs = aliasesFor(st.Roster, st.Models, st.Withheld, RoleExpert), toolSpecs(st.Tools)
 	}
 	experts, specs := mem.table, mem.specs
 	switch mem.phase {
@@ -33,7 +33,7 @@ func (o *Orchestrator) toolsStep(st *conductor.State, mem *OrchestratorMemory, l
 			return mem.finalMessage(parsed, "the orchestrator")
 		}
 		d := SelectToolModeCalls(parsed.Candidates, specNames(specs), aliasNames(experts.aliases))
-		mem.noteRejections(d.Rejected)
+		mem.noteRejections(experts.explain(d.Rejected))
 		if d.Expert != nil {
 			alias, _ := FindAlias(experts.aliases, d.Expert.Alias)
 			return o.askExpert(st, mem, specs, alias, experts.endpoint[alias.Name])

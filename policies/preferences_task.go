@@ -22,7 +22,7 @@ func PrepareTask(task conductor.Task, p Preferences, eps *conductor.Episodes) co
 	if mode == "" {
 		mode = conductor.ModeResearch
 	}
-	tools, models := eps.Offered(task)
-	task.Preference = Sentence(p, mode, models, tools)
+	tools, models, roster := eps.Offered(task)
+	task.Preference = Sentence(p, mode, Offer{Roster: roster, Models: models, Tools: tools})
 	return task
 }

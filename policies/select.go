@@ -24,6 +24,7 @@ type Rejection struct {
 	Name    string
 	Reason  string // e.g. `unknown tool "web_browse"`
 	Ignored bool   // valid, but another call took its place
+	Alias   string // the alias a call named when it is not offered
 }
 
 // Observation is the trace line of a rejection, e.g.
@@ -53,7 +54,7 @@ func SelectResearchCall(cands []Candidate, offered Offered) (chosen *Call, rejec
 		alias, reason := checkResearchCall(c, offered)
 		switch {
 		case reason != "":
-			rejected = append(rejected, Rejection{Index: i, Name: c.Name, Reason: reason})
+			rejected = append(rejected, Rejection{Index: i, Name: c.Name, Reason: reason, Alias: alias})
 		case chosen != nil:
 			rejected = append(rejected, Rejection{Index: i, Name: c.Name, Reason: reasonFirstValidOnly, Ignored: true})
 		default:
@@ -63,7 +64,8 @@ func SelectResearchCall(cands []Candidate, offered Offered) (chosen *Call, rejec
 	return chosen, rejected
 }
 
-// checkResearchCall returns the alias of a valid call, or why it is invalid.
+// checkResearchCall returns the alias of a valid call, or why it is
+// invalid (with the alias when it names one that is not offered).
 func checkResearchCall(c Candidate, offered Offered) (alias, reason string) {
 	if c.Err != nil {
 		return "", c.Err.Error()
@@ -79,7 +81,7 @@ func checkResearchCall(c Candidate, offered Offered) (alias, reason string) {
 		return "", err.Error()
 	}
 	if !offered.allows(c.Name, alias) {
-		return "", fmt.Sprintf("alias %q is not offered for %s", alias, c.Name)
+		return alias, fmt.Sprintf("alias %q is not offered for %s", alias, c.Name)
 	}
 	return alias, ""
 }
@@ -105,7 +107,7 @@ func SelectToolModeCalls(cands []Candidate, offeredTools, experts []string) Tool
 	for i, c := range cands {
 		call, reason := checkToolModeCall(i, c, offeredTools, experts)
 		if reason != "" {
-			d.Rejected = append(d.Rejected, Rejection{Index: i, Name: c.Name, Reason: reason})
+			d.Rejected = append(d.Rejected, Rejection{Index: i, Name: c.Name, Reason: reason, Alias: call.Alias})
 			continue
 		}
 		if call.Name == ToolExperts && d.Expert == nil {
@@ -141,7 +143,7 @@ func checkToolModeCall(i int, c Candidate, offeredTools, experts []string) (Call
 			return Call{}, err.Error()
 		}
 		if !slices.Contains(experts, expert) {
-			return Call{}, fmt.Sprintf("expert %q is not offered", expert)
+			return Call{Alias: expert}, fmt.Sprintf("expert %q is not offered", expert)
 		}
 		call.Alias = expert
 		return call, ""

@@ -42,12 +42,12 @@ var roleUse = map[string]string{RoleSearch: "for searching", RoleReason: "for re
 // also states the cost sentence and a deadline the latency sentence, so
 // the model reads its trained form of the wish before the figure.
 //
-// models and tools are what the episode offers (hub.Episodes.Offered):
-// aliases are numbered from models exactly as the orchestrator policy
-// numbers them, and tools are named only in tool mode, where the model
-// sees them. Off and forbidden ones are never mentioned: they are not
-// offered at all. Empty when p asks for nothing.
-func Sentence(p Preferences, mode conductor.Mode, models []llm.ModelInfo, tools []*hub.Tool) string {
+// offer is what the episode offers (conductor.Episodes.Offered): aliases
+// are numbered over its roster exactly as the orchestrator policy numbers
+// them, and tools are named only in tool mode, where the model sees them.
+// Off and forbidden ones are never mentioned: they are not offered at
+// all. Empty when p asks for nothing.
+func Sentence(p Preferences, mode conductor.Mode, offer Offer) string {
 	var out []string
 	add := func(s string) {
 		if s != "" {
@@ -61,7 +61,7 @@ func Sentence(p Preferences, mode conductor.Mode, models []llm.ModelInfo, tools 
 	if p.LatencyWeight >= weightStated || p.Deadline > 0 {
 		add(sentenceLatency)
 	}
-	aliases := sentenceAliases(mode, models)
+	aliases := sentenceAliases(mode, offer.Roster, offer.Models)
 	for _, role := range []string{RoleSearch, RoleReason, RoleAnswer, RoleExpert} {
 		if names := weighted(aliases, p, WeightPrefer, role); len(names) > 0 {
 			add("Prefer " + spokenList(names) + " " + roleUse[role] + ".")
@@ -69,8 +69,8 @@ func Sentence(p Preferences, mode conductor.Mode, models []llm.ModelInfo, tools 
 	}
 	var preferredTools, avoidedTools []string
 	if mode == conductor.ModeTools {
-		preferredTools = weightedTools(tools, p, WeightPrefer)
-		avoidedTools = weightedTools(tools, p, WeightAvoid)
+		preferredTools = weightedTools(offer.Tools, p, WeightPrefer)
+		avoidedTools = weightedTools(offer.Tools, p, WeightAvoid)
 	}
 	avoided := append(weighted(aliases, p, WeightAvoid, ""), avoidedTools...)
 	if len(avoided) > 0 {
@@ -89,13 +89,21 @@ func Sentence(p Preferences, mode conductor.Mode, models []llm.ModelInfo, tools 
 	return strings.Join(out, " ")
 }
 
+// Offer is what an episode offers (conductor.Episodes.Offered): the
+// models and tools the guard allows, and the roster of every expert model
+// the aliases are numbered over (nil: the offered models).
+type Offer struct {
+	Roster, Models []llm.ModelInfo
+	Tools          []*hub.Tool
+}
+
 // sentenceAliases numbers the offered models as the orchestrator does in
 // mode, remembering each alias's endpoint.
-func sentenceAliases(mode conductor.Mode, models []llm.ModelInfo) aliasTable {
+func sentenceAliases(mode conductor.Mode, roster, models []llm.ModelInfo) aliasTable {
 	if mode == conductor.ModeTools {
-		return aliasesFor(models, RoleExpert)
+		return aliasesFor(roster, models, nil, RoleExpert)
 	}
-	return aliasesFor(models, RoleSearch, RoleReason, RoleAnswer)
+	return aliasesFor(roster, models, nil, RoleSearch, RoleReason, RoleAnswer)
 }
 
 // weighted lists, in alias order, the aliases of role ("" for any) whose

@@ -75,7 +75,7 @@ func TestSentenceGolden(t *testing.T) {
 			if err := tc.prefs.Validate(); err != nil {
 				t.Fatal(err)
 			}
-			got := Sentence(tc.prefs, tc.mode, sentenceModels(), sentenceTools())
+			got := Sentence(tc.prefs, tc.mode, Offer{Models: sentenceModels(), Tools: sentenceTools()})
 			checkGolden(t, "sentences/"+tc.name+".golden", []byte(got+"\n"))
 		})
 	}
@@ -85,7 +85,7 @@ func TestSentenceNamesNoRealModel(t *testing.T) {
 	p := Unrestricted()
 	p.Models = map[string]Weight{"qwen": WeightAvoid, "gpt": WeightPrefer, "mini": WeightAvoid}
 	for _, mode := range []conductor.Mode{conductor.ModeResearch, conductor.ModeTools} {
-		got := Sentence(p, mode, sentenceModels(), sentenceTools())
+		got := Sentence(p, mode, Offer{Models: sentenceModels(), Tools: sentenceTools()})
 		for _, name := range []string{"qwen", "gpt", "mini"} {
 			if strings.Contains(got, name) {
 				t.Errorf("%s sentence names endpoint %q: %s", mode, name, got)
@@ -134,7 +134,7 @@ func TestSentenceTrainedWordingFirst(t *testing.T) {
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			got := Sentence(tc.prefs, tc.mode, sentenceModels(), sentenceTools())
+			got := Sentence(tc.prefs, tc.mode, Offer{Models: sentenceModels(), Tools: sentenceTools()})
 			parts := split.Split(got, -1)
 			seenExtra := false
 			for i, s := range parts {

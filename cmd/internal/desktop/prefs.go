@@ -60,14 +60,18 @@ func (b *Backend) Preview(_ context.Context, up ui.Preferences) (ui.PreferencesP
 			pv.AllowedTools = append(pv.AllowedTools, t.Name)
 		}
 	}
+	var roster []llm.ModelInfo // the expert models, which aliases are numbered over
 	for _, m := range models {
+		if m.Name != b.orchestratorName() {
+			roster = append(roster, m)
+		}
 		pv.AllModels = append(pv.AllModels, m.Name)
 		if ok, _ := guard.AllowModel(m); ok {
 			okModels = append(okModels, m)
 			pv.AllowedModels = append(pv.AllowedModels, m.Name)
 		}
 	}
-	pv.Sentence = policies.Sentence(p, conductor.ModeTools, okModels, okTools)
+	pv.Sentence = policies.Sentence(p, conductor.ModeTools, policies.Offer{Roster: roster, Models: okModels, Tools: okTools})
 	if pv.Sentence == "" {
 		pv.Sentence = "(nothing: these preferences ask for nothing beyond the task)"
 	}
