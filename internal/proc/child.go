@@ -33,6 +33,7 @@ type Child struct {
 	exited  chan struct{} // closed once the child is reaped
 	waitErr error         // set before exited is closed
 	drained chan struct{} // closed once its stderr pipe is read to the end
+	settle  time.Duration // stderrSettle when the child started
 
 	closeOnce sync.Once
 }
@@ -68,6 +69,7 @@ func StartChild(spec ChildSpec, stderr io.Writer) (*Child, error) {
 		Stdout:  pipes.stdout,
 		exited:  make(chan struct{}),
 		drained: make(chan struct{}),
+		settle:  stderrSettle,
 	}
 	go func() {
 		defer close(p.drained)
@@ -86,14 +88,14 @@ func Drain(dst io.Writer, src *os.File) {
 
 // stderrSettle bounds how long a reaped child's last output may take to
 // reach the stderr writer; a grandchild that keeps the pipe open must not
-// hold back the exit.
-const stderrSettle = 250 * time.Millisecond
+// hold back the exit. A variable so that tests can lengthen it.
+var stderrSettle = 250 * time.Millisecond
 
 // reap waits for the child, then for the rest of its stderr, so that
 // whoever sees Exited also sees the child's last words (why it crashed).
 func (p *Child) reap() {
 	p.waitErr = p.cmd.Wait()
-	settle := time.NewTimer(stderrSettle)
+	settle := time.NewTimer(p.settle)
 	select {
 	case <-p.drained:
 	case <-settle.C:
