@@ -140,7 +140,7 @@ func (r *clientReader) inputsToSecrets(server, where, v string) string {
 	return vscodeInputRef.ReplaceAllStringFunc(v, func(ref string) string {
 		id := vscodeInputRef.FindStringSubmatch(ref)[1]
 		secret := SecretName(server, id)
-		r.warn(fmt.Sprintf("server %q: %s: VS Code's input %q now reads ${keychain:%s}; the server needs a value: run `%s`", server, where, id, secret, SetSecretCommand(secret)))
+		r.warn(fmt.Sprintf("server %q: %s: VS Code's input %q now reads ${keychain:%s}; unless that secret is set already, set it with `%s`", server, where, id, secret, SetSecretCommand(secret)))
 		return "${" + keychainPrefix + secret + "}"
 	})
 }

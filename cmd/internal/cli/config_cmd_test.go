@@ -292,7 +292,7 @@ func TestConfigDiscover(t *testing.T) {
 		{name: "import all skips duplicates", args: []string{"config", "discover", "--all"}, setup: setup,
 			wantStdout: []string{"from cursor (HOME/.cursor/mcp.json):\nadded   db\nadded   linear\n", "added   gh\n",
 				"from claude-code (HOME/project/.mcp.json):\nskipped db: already in the config\n"},
-			wantStderr: []string{`VS Code's input "tok" now reads ${keychain:gh.tok}`, "run `toolhub config set-secret gh tok`"}},
+			wantStderr: []string{`VS Code's input "tok" now reads ${keychain:gh.tok}`, "unless that secret is set already, set it with `toolhub config set-secret gh tok`"}},
 		{name: "import some", args: []string{"config", "discover", "--only", "cursor:linear,vscode"}, setup: setup,
 			wantStdout: []string{"added   linear\n", "added   gh\n"},
 			check: func(t *testing.T, home string) {

@@ -52,7 +52,7 @@ func TestImportMovesSecretsIntoTheStore(t *testing.T) {
 	}
 	code, out, errOut = runConfigCmd(t, "config", "import", vscode)
 	if code != 0 || !strings.Contains(out, "moved   secret slack.SLACK_BOT_TOKEN") ||
-		!strings.Contains(errOut, "run `toolhub config set-secret perplexity perplexity-key`") {
+		!strings.Contains(errOut, "set it with `toolhub config set-secret perplexity perplexity-key`") {
 		t.Fatalf("import vscode: exit %d\n%s\n%s", code, out, errOut)
 	}
 	for _, text := range []string{out, errOut} {
