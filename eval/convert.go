@@ -130,17 +130,21 @@ func setOutcome(row *ReplayRow, model string, get func(string) string) error {
 }
 
 // ConvertCandidates reads a candidates CSV (name, input_price,
-// output_price, and optionally size and context) into v2 candidates.
+// output_price, and optionally size and context) into v2 candidates. A
+// price cell is a number or empty (both empty: a model whose every cost is
+// recorded); anything else is an error naming the line, never read as
+// absent.
 func ConvertCandidates(name string, r io.Reader) ([]ReplayModel, error) {
-	recs, err := csv.NewReader(r).ReadAll()
-	if err != nil {
-		return nil, fmt.Errorf("%s: %w", name, err)
-	}
-	if len(recs) < 2 {
+	cr := csv.NewReader(r)
+	header, err := cr.Read()
+	if errors.Is(err, io.EOF) {
 		return nil, fmt.Errorf("%s: want a header and at least one model", name)
 	}
+	if err != nil {
+		return nil, fmt.Errorf("%s: header: %w", name, err)
+	}
 	col := map[string]int{}
-	for i, h := range recs[0] {
+	for i, h := range header {
 		col[strings.ToLower(strings.TrimSpace(h))] = i
 	}
 	for _, c := range []string{"name", "input_price", "output_price"} {
@@ -148,41 +152,59 @@ func ConvertCandidates(name string, r io.Reader) ([]ReplayModel, error) {
 			return nil, fmt.Errorf("%s: missing column %q", name, c)
 		}
 	}
-	var list []candidate
-	for _, rec := range recs[1:] {
-		get := func(c string) string {
-			if i, ok := col[c]; ok && i < len(rec) {
-				return strings.TrimSpace(rec[i])
-			}
-			return ""
+	var out []ReplayModel
+	for {
+		rec, err := cr.Read()
+		if errors.Is(err, io.EOF) {
+			break
 		}
-		c := candidate{Name: get("name")}
-		size := get("size")
-		c.Size = &size
-		for _, p := range []struct {
-			col string
-			dst **float64
-		}{{"input_price", &c.InputPrice}, {"output_price", &c.OutputPrice}} {
-			if v, err := strconv.ParseFloat(get(p.col), 64); err == nil {
-				*p.dst = &v
-			}
-		}
-		if s := get("context"); s != "" {
-			n, err := strconv.Atoi(s)
-			if err != nil {
-				return nil, fmt.Errorf("%s: model %q: context %q: %w", name, c.Name, s, err)
-			}
-			c.Context = n
-		}
-		list = append(list, c)
-	}
-	out := make([]ReplayModel, 0, len(list))
-	for _, c := range list {
-		m, err := c.model()
 		if err != nil {
 			return nil, fmt.Errorf("%s: %w", name, err)
 		}
+		line, _ := cr.FieldPos(0)
+		m, err := candidateRecord(rec, col)
+		if err != nil {
+			return nil, fmt.Errorf("%s:%d: %w", name, line, err)
+		}
 		out = append(out, m)
 	}
+	if len(out) == 0 {
+		return nil, fmt.Errorf("%s: want a header and at least one model", name)
+	}
 	return out, nil
+}
+
+// candidateRecord reads one line of a candidates CSV.
+func candidateRecord(rec []string, col map[string]int) (ReplayModel, error) {
+	get := func(c string) string {
+		if i, ok := col[c]; ok && i < len(rec) {
+			return strings.TrimSpace(rec[i])
+		}
+		return ""
+	}
+	c := candidate{Name: get("name")}
+	size := get("size")
+	c.Size = &size
+	for _, p := range []struct {
+		col string
+		dst **float64
+	}{{"input_price", &c.InputPrice}, {"output_price", &c.OutputPrice}} {
+		s := get(p.col)
+		if s == "" {
+			continue
+		}
+		v, err := strconv.ParseFloat(s, 64)
+		if err != nil {
+			return ReplayModel{}, fmt.Errorf("model %q: %s %q: want USD per million tokens, or empty: %w", c.Name, p.col, s, err)
+		}
+		*p.dst = &v
+	}
+	if s := get("context"); s != "" {
+		n, err := strconv.Atoi(s)
+		if err != nil {
+			return ReplayModel{}, fmt.Errorf("model %q: context %q: %w", c.Name, s, err)
+		}
+		c.Context = n
+	}
+	return c.model()
 }

@@ -66,3 +66,21 @@ func TestEvalConvertCandidates(t *testing.T) {
 		t.Fatal("a missing price was accepted")
 	}
 }
+
+func TestEvalConvertCandidateRefusals(t *testing.T) {
+	head := "name,input_price,output_price,size\n"
+	cases := []struct {
+		name, csv, want string
+	}{
+		{"prices not numbers", head + "a,0.2,0.2,7B\nb,$0.9,$0.9,70B\n", `m.csv:3: model "b": input_price "$0.9"`},
+		{"one price not a number", head + "a,0.2,0.2 USD,7B\n", `m.csv:2: model "a": output_price "0.2 USD"`},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			_, err := ConvertCandidates("m.csv", strings.NewReader(tc.csv))
+			if err == nil || !strings.Contains(err.Error(), tc.want) {
+				t.Fatalf("err %v, want %q", err, tc.want)
+			}
+		})
+	}
+}
