@@ -133,7 +133,8 @@ func setOutcome(row *ReplayRow, model string, get func(string) string) error {
 // output_price, and optionally size and context) into v2 candidates. A
 // price cell is a number or empty (both empty: a model whose every cost is
 // recorded); anything else is an error naming the line, never read as
-// absent.
+// absent. A model listed twice is an error too: the loader would refuse the
+// candidates file.
 func ConvertCandidates(name string, r io.Reader) ([]ReplayModel, error) {
 	cr := csv.NewReader(r)
 	header, err := cr.Read()
@@ -153,6 +154,7 @@ func ConvertCandidates(name string, r io.Reader) ([]ReplayModel, error) {
 		}
 	}
 	var out []ReplayModel
+	seen := map[string]bool{}
 	for {
 		rec, err := cr.Read()
 		if errors.Is(err, io.EOF) {
@@ -166,6 +168,10 @@ func ConvertCandidates(name string, r io.Reader) ([]ReplayModel, error) {
 		if err != nil {
 			return nil, fmt.Errorf("%s:%d: %w", name, line, err)
 		}
+		if seen[m.Name] {
+			return nil, fmt.Errorf("%s:%d: model %q listed twice", name, line, m.Name)
+		}
+		seen[m.Name] = true
 		out = append(out, m)
 	}
 	if len(out) == 0 {
