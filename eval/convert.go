@@ -129,12 +129,17 @@ func setOutcome(row *ReplayRow, model string, get func(string) string) error {
 	return nil
 }
 
+// candidateColumns are the columns of a candidates CSV, the three required
+// first.
+var candidateColumns = []string{"name", "input_price", "output_price", "size", "context"}
+
 // ConvertCandidates reads a candidates CSV (name, input_price,
 // output_price, and optionally size and context) into v2 candidates. A
 // price cell is a number or empty (both empty: a model whose every cost is
 // recorded); anything else is an error naming the line, never read as
-// absent. A model listed twice is an error too: the loader would refuse the
-// candidates file.
+// absent. A model listed twice is an error too (the loader would refuse the
+// candidates file), and so is an unknown column (a misspelt size or context
+// would otherwise be read as unknown).
 func ConvertCandidates(name string, r io.Reader) ([]ReplayModel, error) {
 	cr := csv.NewReader(r)
 	header, err := cr.Read()
@@ -146,9 +151,13 @@ func ConvertCandidates(name string, r io.Reader) ([]ReplayModel, error) {
 	}
 	col := map[string]int{}
 	for i, h := range header {
-		col[strings.ToLower(strings.TrimSpace(h))] = i
+		h = strings.ToLower(strings.TrimSpace(h))
+		if !slices.Contains(candidateColumns, h) {
+			return nil, fmt.Errorf("%s: unknown column %q (want %s)", name, h, strings.Join(candidateColumns, ", "))
+		}
+		col[h] = i
 	}
-	for _, c := range []string{"name", "input_price", "output_price"} {
+	for _, c := range candidateColumns[:3] {
 		if _, ok := col[c]; !ok {
 			return nil, fmt.Errorf("%s: missing column %q", name, c)
 		}

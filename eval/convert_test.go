@@ -74,6 +74,7 @@ func TestEvalConvertCandidateRefusals(t *testing.T) {
 	}{
 		{"prices not numbers", head + "a,0.2,0.2,7B\nb,$0.9,$0.9,70B\n", `m.csv:3: model "b": input_price "$0.9"`},
 		{"one price not a number", head + "a,0.2,0.2 USD,7B\n", `m.csv:2: model "a": output_price "0.2 USD"`},
+		{"unknown column", "name,input_price,output_price,sise\na,0.2,0.2,7B\n", `m.csv: unknown column "sise"`},
 		{"model twice", head + "a,0.2,0.2,7B\nb,1,1,70B\na,0.3,0.3,7B\n", `m.csv:4: model "a" listed twice`},
 	}
 	for _, tc := range cases {
