@@ -129,6 +129,14 @@ func LoadReplayWith(dir string, opts LoadOptions) (*ReplaySet, error) {
 	if err != nil {
 		return nil, err
 	}
+	for _, split := range []struct {
+		file string
+		rows []ReplayRow
+	}{{replayTrainScores, train}, {replayTestScores, test}} {
+		if err := checkOutcomeModels(filepath.Join(dir, split.file), split.rows, models); err != nil {
+			return nil, err
+		}
+	}
 	train, test, incomplete, err := checkComplete(models, train, test, opts.DropIncomplete)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", dir, err)

@@ -128,6 +128,10 @@ func TestEvalReplayLoaderRefusals(t *testing.T) {
 		{"twice", ok, `[{"name":"a","input_price":1,"output_price":1},{"name":"a","input_price":1,"output_price":1}]`, "listed twice"},
 		{"score above 1", []ReplayRow{row("", "q", map[string]float64{"a": 2, "b": 1})}, twoModels, "want a number in [0,1]"},
 		{"negative cost", []ReplayRow{{Question: "q", Scores: map[string]float64{"a": 1, "b": 1}, CostUSD: map[string]float64{"a": -1}}}, twoModels, "cost_usd"},
+		{"cost of a model no row scores", []ReplayRow{{Question: "q", Scores: map[string]float64{"a": 1, "b": 1}, CostUSD: map[string]float64{"a": 1, "B": 1}}},
+			twoModels, `scores_train.json: row train#1: cost_usd names model "B", which no row scores`},
+		{"tokens of a model no row scores", []ReplayRow{{ID: "r7", Question: "q", Scores: map[string]float64{"a": 1, "b": 1}, TokensOut: map[string]float64{"c": 9}}},
+			twoModels, `scores_train.json: row r7: tokens_out names model "c", which no row scores`},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {

@@ -2,6 +2,8 @@ package eval
 
 import (
 	"fmt"
+	"maps"
+	"slices"
 	"strings"
 )
 
@@ -92,6 +94,30 @@ func checkCosts(models []ReplayModel, train, test []ReplayRow) error {
 		}
 		if e.Rows > 0 {
 			return e
+		}
+	}
+	return nil
+}
+
+// checkOutcomeModels refuses a row of the file at path whose cost_usd,
+// latency_s, tokens_in or tokens_out names a model no row scores: a
+// misspelt name would otherwise be ignored, and the answer charged a proxy
+// instead of what it recorded.
+func checkOutcomeModels(path string, rows []ReplayRow, models []ReplayModel) error {
+	known := make(map[string]bool, len(models))
+	for _, m := range models {
+		known[m.Name] = true
+	}
+	for _, r := range rows {
+		for _, f := range []struct {
+			name   string
+			values map[string]float64
+		}{{"cost_usd", r.CostUSD}, {"latency_s", r.LatencyS}, {"tokens_in", r.TokensIn}, {"tokens_out", r.TokensOut}} {
+			for _, m := range slices.Sorted(maps.Keys(f.values)) {
+				if !known[m] {
+					return fmt.Errorf("%s: row %s: %s names model %q, which no row scores (a misspelt name?)", path, r.ID, f.name, m)
+				}
+			}
 		}
 	}
 	return nil
