@@ -3,8 +3,10 @@ package cli
 import (
 	"encoding/json"
 	"fmt"
+	"maps"
 	"os"
 	"path/filepath"
+	"slices"
 
 	"github.com/spf13/cobra"
 
@@ -81,6 +83,9 @@ func readConvertInputs(outcomes, candidates string) ([]eval.ReplayRow, []eval.Re
 	if len(train) == 0 || len(test) == 0 {
 		return nil, nil, nil, fmt.Errorf("%s: need rows in both splits (train %d, test %d)", outcomes, len(train), len(test))
 	}
+	if err := checkScoredListed(outcomes, candidates, models, train, test); err != nil {
+		return nil, nil, nil, err
+	}
 	out := make([]candidateJSON, len(models))
 	for i, m := range models {
 		out[i] = candidateJSON{Name: m.Name, Size: sizeText(m.SizeB), Context: m.Context}
@@ -89,6 +94,25 @@ func readConvertInputs(outcomes, candidates string) ([]eval.ReplayRow, []eval.Re
 		}
 	}
 	return train, test, out, nil
+}
+
+// checkScoredListed refuses a model the outcomes score that the
+// candidates CSV does not list: the replay would refuse the set.
+func checkScoredListed(outcomes, candidates string, models []eval.ReplayModel, splits ...[]eval.ReplayRow) error {
+	listed := make(map[string]bool, len(models))
+	for _, m := range models {
+		listed[m.Name] = true
+	}
+	for _, rows := range splits {
+		for _, r := range rows {
+			for _, m := range slices.Sorted(maps.Keys(r.Scores)) {
+				if !listed[m] {
+					return fmt.Errorf("%s: row %s: model %q is scored but not listed in %s (the replay needs its prices)", outcomes, r.ID, m, candidates)
+				}
+			}
+		}
+	}
+	return nil
 }
 
 // candidateJSON is one entry of a v2 candidates.json; a model without

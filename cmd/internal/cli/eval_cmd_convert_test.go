@@ -117,3 +117,30 @@ q2,test,Name the capital of Peru.,qa,big-70b,1,,,,
 		}
 	}
 }
+
+// TestEvalConvertRefusals: convert refuses what the replay would refuse,
+// and writes nothing.
+func TestEvalConvertRefusals(t *testing.T) {
+	head := "id,split,question,model,score\n"
+	cases := []struct {
+		name, outcomes, models, want string
+	}{
+		{"scored model not listed", head + "a,train,q one,small,1\na,train,q one,ghost,1\nb,test,q two,small,0\nb,test,q two,ghost,1\n",
+			"name,input_price,output_price\nsmall,0.1,0.1\n", `model "ghost" is scored but not listed in`},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			dir := t.TempDir()
+			outcomes, models, pool := filepath.Join(dir, "outcomes.csv"), filepath.Join(dir, "models.csv"), filepath.Join(dir, "pool")
+			writeFile(t, outcomes, tc.outcomes)
+			writeFile(t, models, tc.models)
+			code, _, stderr := runSub(t, newEvalCommand, "", "convert", "--outcomes", outcomes, "--candidates", models, "--out", pool)
+			if code != exitUsage || !strings.Contains(stderr, tc.want) {
+				t.Fatalf("exit %d, stderr %q, want %q", code, stderr, tc.want)
+			}
+			if _, err := os.Stat(pool); !os.IsNotExist(err) {
+				t.Fatalf("%s written: %v", pool, err)
+			}
+		})
+	}
+}
