@@ -60,8 +60,8 @@ func ConvertOutcomes(name string, r io.Reader) (train, test []ReplayRow, err err
 			row = &ReplayRow{ID: id, Question: get("question"), Task: get("task"), Scores: map[string]float64{}}
 			rows[id], split[id] = row, get("split")
 			order = append(order, id)
-		} else if row.Question != get("question") || split[id] != get("split") {
-			return nil, nil, fmt.Errorf("%s:%d: id %q appears with another question or split", name, line, id)
+		} else if row.Question != get("question") || row.Task != get("task") || split[id] != get("split") {
+			return nil, nil, fmt.Errorf("%s:%d: id %q appears with another question, task or split", name, line, id)
 		}
 		if _, dup := row.Scores[model]; dup {
 			return nil, nil, fmt.Errorf("%s:%d: id %q scores model %q twice", name, line, id, model)

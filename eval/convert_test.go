@@ -39,6 +39,7 @@ func TestEvalConvertRefusals(t *testing.T) {
 		{"bad score", head + "q,train,x,a,yes\n", `o.csv:2: score "yes"`},
 		{"twice", head + "q,train,x,a,1\nq,train,x,a,0\n", `o.csv:3: id "q" scores model "a" twice`},
 		{"question changes", head + "q,train,x,a,1\nq,train,y,b,0\n", "another question"},
+		{"task changes", "id,split,question,task,model,score\nq,train,x,math,a,1\nq,train,x,code,b,0\n", `o.csv:3: id "q" appears with another question, task or split`},
 		{"score out of range", head + "q,train,x,a,3\n", "want a number in [0,1]"},
 	}
 	for _, tc := range cases {
