@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"maps"
 	"math"
 	"os"
 	"path/filepath"
@@ -80,20 +81,9 @@ type candidate struct {
 // the model's cost, which the set's loader checks); size is like "7B",
 // empty or absent when unknown, anything else an error.
 func ParseCandidates(name string, data []byte) ([]ReplayModel, error) {
-	var list []candidate
-	if t := bytes.TrimSpace(data); len(t) > 0 && t[0] == '[' {
-		if err := json.Unmarshal(t, &list); err != nil {
-			return nil, fmt.Errorf("%s: %w", name, err)
-		}
-	} else {
-		var byName map[string]candidate
-		if err := json.Unmarshal(data, &byName); err != nil {
-			return nil, fmt.Errorf("%s: %w", name, err)
-		}
-		for n, c := range byName {
-			c.Name = n
-			list = append(list, c)
-		}
+	list, err := decodeCandidates(data)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", name, err)
 	}
 	out := make([]ReplayModel, 0, len(list))
 	seen := map[string]bool{}
@@ -110,6 +100,42 @@ func ParseCandidates(name string, data []byte) ([]ReplayModel, error) {
 	}
 	slices.SortFunc(out, func(a, b ReplayModel) int { return strings.Compare(a.Name, b.Name) })
 	return out, nil
+}
+
+// decodeCandidates decodes the entries of a candidates file one by one, so
+// that a value of the wrong type is named by its model and field.
+func decodeCandidates(data []byte) ([]candidate, error) {
+	var list []candidate
+	if t := bytes.TrimSpace(data); len(t) > 0 && t[0] == '[' {
+		var raw []json.RawMessage
+		if err := json.Unmarshal(t, &raw); err != nil {
+			return nil, decodeReason(err)
+		}
+		for i, r := range raw {
+			var c candidate
+			if err := json.Unmarshal(r, &c); err != nil {
+				if c.Name != "" {
+					return nil, fmt.Errorf("model %q: %w", c.Name, decodeReason(err))
+				}
+				return nil, fmt.Errorf("candidate %d: %w", i+1, decodeReason(err))
+			}
+			list = append(list, c)
+		}
+		return list, nil
+	}
+	var byName map[string]json.RawMessage
+	if err := json.Unmarshal(data, &byName); err != nil {
+		return nil, decodeReason(err)
+	}
+	for _, n := range slices.Sorted(maps.Keys(byName)) {
+		var c candidate
+		if err := json.Unmarshal(byName[n], &c); err != nil {
+			return nil, fmt.Errorf("model %q: %w", n, decodeReason(err))
+		}
+		c.Name = n
+		list = append(list, c)
+	}
+	return list, nil
 }
 
 func (c candidate) model() (ReplayModel, error) {

@@ -78,7 +78,7 @@ func decodeReason(err error) error {
 
 func wantedJSON(t reflect.Type) string {
 	switch t.Kind() {
-	case reflect.Float64:
+	case reflect.Float64, reflect.Int:
 		return "a number"
 	case reflect.String:
 		return "a string"
