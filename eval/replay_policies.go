@@ -111,7 +111,7 @@ func oraclePolicy(models []ReplayModel) ReplayPolicy {
 }
 
 // perTaskBestPolicy picks, per task family, the model with the best mean
-// score on train (ties to the cheaper); unknown families get the best model
+// score on train (ties to the cheaper: compareTied); unknown families get the best model
 // overall.
 func perTaskBestPolicy(models []ReplayModel, train []ReplayRow) ReplayPolicy {
 	byTask := map[string][]ReplayRow{}
@@ -131,6 +131,27 @@ func perTaskBestPolicy(models []ReplayModel, train []ReplayRow) ReplayPolicy {
 	}}
 }
 
+// compareTied orders two models of equal mean score: by price, but a
+// model without prices (Unpriced) has none to compare, so a pair with one
+// is ordered by the mean cost of their answers on rows (AnswerCostUSD).
+func compareTied(a, b ReplayModel, rows []ReplayRow) int {
+	if !a.Unpriced && !b.Unpriced {
+		return comparePrice(a, b)
+	}
+	mean := func(m ReplayModel) float64 {
+		sum := 0.0
+		for _, r := range rows {
+			c, _ := AnswerCostUSD(m, r)
+			sum += c
+		}
+		return sum / float64(max(1, len(rows)))
+	}
+	if c := cmpFloat(mean(a), mean(b)); c != 0 {
+		return c
+	}
+	return comparePrice(a, b)
+}
+
 func bestMean(models []ReplayModel, rows []ReplayRow) string {
 	best, bestMean := "", math.Inf(-1)
 	var bestModel ReplayModel
@@ -140,7 +161,7 @@ func bestMean(models []ReplayModel, rows []ReplayRow) string {
 			sum += r.Scores[m.Name]
 		}
 		mean := sum / float64(len(rows))
-		if mean > bestMean || (mean == bestMean && comparePrice(m, bestModel) < 0) {
+		if mean > bestMean || (mean == bestMean && compareTied(m, bestModel, rows) < 0) {
 			best, bestMean, bestModel = m.Name, mean, m
 		}
 	}
