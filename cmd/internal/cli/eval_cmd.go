@@ -91,7 +91,8 @@ $XDG_DATA_HOME/toolhub/knn-train.jsonl: {"question", "scores": {model:
 score}} lines, or "toolhub runs export" output of fixed:MODEL evals.
 
 --json prints the report as JSON; --html FILE writes a self-contained page
-with an accuracy-versus-cost chart.`,
+with an accuracy-versus-cost chart. A flag marked "live eval:" below is
+refused with --replay, and one marked "replay:" with --tasks.`,
 		Example: `  toolhub eval --replay ../shared/data/routing/llmrouter-nim9
   toolhub eval --replay DIR --policy singles,oracle,knn --cost-weights 0,0.05,0.1 --html report.html
   toolhub eval --replay DIR --split validation --policy singles,knn,lr,blend,mf
@@ -101,6 +102,9 @@ with an accuracy-versus-cost chart.`,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			pref, err := f.validate()
 			if err != nil {
+				return err
+			}
+			if err := checkModeFlags(cmd.Flags(), f.replay != ""); err != nil {
 				return err
 			}
 			if err := f.checkOutputs(); err != nil {
@@ -126,7 +130,7 @@ with an accuracy-versus-cost chart.`,
 	fl.StringVar(&f.mode, "mode", string(conductor.ModeResearch), "live eval: research or tools")
 	fl.StringVar(&f.judge, "judge", "", "live eval: configured model that judges free-form answers")
 	fl.StringVar(&f.grade, "grade", eval.MethodAuto, "live eval grading: auto, exact, numeric or judge")
-	fl.Float64Var(&f.tolerance, "tolerance", eval.DefaultTolerance, "relative tolerance of numeric grading")
+	fl.Float64Var(&f.tolerance, "tolerance", eval.DefaultTolerance, "live eval: relative tolerance of numeric grading")
 	fl.IntVar(&f.repeat, "repeat", 1, "live eval: episodes per task and policy")
 	fl.IntVar(&f.parallel, "parallel", 0, "live eval: episodes run at once (default 1); replay: folds trained at once to choose operating points, each holding a router (default one per processor, at most 5)")
 	fl.StringVar(&f.journal, "journal", "", "live eval: results journal to resume from (default: derived from the tasks file)")

@@ -52,6 +52,10 @@ func TestEvalCommandUsageErrors(t *testing.T) {
 		{"bad repeat", []string{"--tasks", tasks, "--policy", "cheapest", "--repeat", "0"}, "--repeat"},
 		{"negative parallel", []string{"--replay", dir, "--parallel", "-1"}, "--parallel must not be negative"},
 		{"unknown flag", []string{"--replay", dir, "--frobnicate"}, "frobnicate"},
+		{"live flags with a replay", []string{"--replay", dir, "--repeat", "3", "--judge", "gpt5"},
+			"--judge, --repeat: not read by a replay evaluation (it belongs to --tasks FILE)"},
+		{"replay flags with a live eval", []string{"--tasks", tasks, "--policy", "cheapest", "--split", "validation"},
+			"--split: not read by a live evaluation (it belongs to --replay DIR)"},
 		// The output is checked before the set is read (there is none here).
 		{"html in a missing directory", []string{"--replay", filepath.Join(dir, "none"), "--html", filepath.Join(dir, "none", "r.html")},
 			"--html " + filepath.Join(dir, "none", "r.html") + ": no directory " + filepath.Join(dir, "none")},
