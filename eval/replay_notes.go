@@ -34,8 +34,26 @@ func replayNotes(set *ReplaySet) []string {
 			notes = append(notes, CostModelNote)
 		}
 	}
-	notes = append(notes, LatencyModelNote)
+	if unrecordedLatencies(set.Models, set.Test) > 0 {
+		notes = append(notes, LatencyModelNote)
+	} else {
+		notes = append(notes, "every answer's latency is recorded in the replay set")
+	}
 	return append(notes, estimateNotes(set.estimateChoice())...)
+}
+
+// unrecordedLatencies counts the (row, model) pairs of rows whose latency
+// is not recorded.
+func unrecordedLatencies(models []ReplayModel, rows []ReplayRow) int {
+	n := 0
+	for _, r := range rows {
+		for _, m := range models {
+			if _, ok := r.LatencyS[m.Name]; !ok {
+				n++
+			}
+		}
+	}
+	return n
 }
 
 // estimateNotes say how the routers estimated what train records, and
