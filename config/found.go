@@ -89,10 +89,9 @@ func SelectFound(found []Found, selectors []string) ([]Found, error) {
 		}
 		if len(kept) > 0 {
 			f.Servers = kept
-			noMarks := make([]bool, len(selectors))
 			f.Warnings = keepWarnings(f.Warnings, f.warnedAbout, func(server string) bool {
-				return selected(selectors, noMarks, f.Client, server)
-			}, false)
+				return slices.ContainsFunc(selectors, func(sel string) bool { return selects(sel, f.Client, server) })
+			}, len(selectors) == 0)
 			f.warnedAbout = nil
 			out = append(out, f)
 		}
@@ -113,10 +112,16 @@ func selected(selectors []string, matched []bool, client, name string) bool {
 	}
 	hit := false
 	for i, sel := range selectors {
-		c, n, hasName := strings.Cut(sel, ":")
-		if c == client && (!hasName || n == name) {
+		if selects(sel, client, name) {
 			matched[i], hit = true, true
 		}
 	}
 	return hit
+}
+
+// selects reports whether one selector, "client" or "client:name", picks
+// the server name of client.
+func selects(sel, client, name string) bool {
+	c, n, hasName := strings.Cut(sel, ":")
+	return c == client && (!hasName || n == name)
 }

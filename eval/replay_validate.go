@@ -2,7 +2,6 @@ package eval
 
 import (
 	"fmt"
-	"maps"
 	"slices"
 	"strings"
 )
@@ -113,10 +112,14 @@ func checkOutcomeModels(path string, rows []ReplayRow, models []ReplayModel) err
 			name   string
 			values map[string]float64
 		}{{"cost_usd", r.CostUSD}, {"latency_s", r.LatencyS}, {"tokens_in", r.TokensIn}, {"tokens_out", r.TokensOut}} {
-			for _, m := range slices.Sorted(maps.Keys(f.values)) {
+			var unknown []string // sorted only when there is one, off the path of a good set
+			for m := range f.values {
 				if !known[m] {
-					return fmt.Errorf("%s: row %s: %s names model %q, which no row scores (a misspelt name?)", path, r.ID, f.name, m)
+					unknown = append(unknown, m)
 				}
+			}
+			if len(unknown) > 0 {
+				return fmt.Errorf("%s: row %s: %s names model %q, which no row scores (a misspelt name?)", path, r.ID, f.name, slices.Min(unknown))
 			}
 		}
 	}

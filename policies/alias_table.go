@@ -9,10 +9,6 @@ import (
 // rolePrefix gives the alias prefix of each role, as in the paper.
 var rolePrefix = map[string]string{RoleSearch: "search", RoleReason: "reasoner", RoleAnswer: "answer", RoleExpert: "expert"}
 
-// reasonRoleWithheld is why an alias of an offered model is not offered:
-// the guard kept the remote model for its other roles only.
-const reasonRoleWithheld = "remote, and a local model has this role (privacy prefer-local)"
-
 // aliasTable maps endpoints to aliases: role prefix plus a 1-based number in
 // configuration order; never real model names (protocol §3.2).
 type aliasTable struct {

@@ -73,6 +73,9 @@ const (
 	reasonLocalOnly       = "remote, and privacy is local-only"
 	reasonLocalModelRoles = "remote, and local models have all its roles (privacy prefer-local)"
 	reasonLocalTool       = "remote, and a local tool does the same job (privacy prefer-local)"
+	// reasonRoleWithheld is why an alias of an offered model is not
+	// offered: ModelRoles kept the remote model for its other roles only.
+	reasonRoleWithheld = "remote, and a local model has this role (privacy prefer-local)"
 )
 
 // AllowTool applies the weight and privacy rules to a catalog tool.

@@ -110,10 +110,6 @@ func (s *search) notes() []string {
 }
 
 func modelID(st *conductor.State, endpoint string) string {
-	for _, m := range st.Models {
-		if m.Name == endpoint {
-			return m.ModelID
-		}
-	}
-	return ""
+	m, _ := offeredModel(st.Models, endpoint)
+	return m.ModelID
 }
