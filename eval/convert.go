@@ -12,10 +12,11 @@ import (
 
 // Columns of a per-query outcomes CSV: one line per (query, model).
 // Required: id, split (train or test), question, model, score; optional:
-// task, cost_usd, latency_s, tokens_in, tokens_out (empty: not recorded).
+// task, choices, cost_usd, latency_s, tokens_in, tokens_out (empty: not
+// recorded).
 var (
 	outcomeRequired = []string{"id", "split", "question", "model", "score"}
-	outcomeOptional = []string{"task", "cost_usd", "latency_s", "tokens_in", "tokens_out"}
+	outcomeOptional = []string{"task", "choices", "cost_usd", "latency_s", "tokens_in", "tokens_out"}
 )
 
 // ConvertOutcomes reads a per-query outcomes CSV into v2 train and test rows
@@ -57,11 +58,11 @@ func ConvertOutcomes(name string, r io.Reader) (train, test []ReplayRow, err err
 		}
 		row, seen := rows[id]
 		if !seen {
-			row = &ReplayRow{ID: id, Question: get("question"), Task: get("task"), Scores: map[string]float64{}}
+			row = &ReplayRow{ID: id, Question: get("question"), Choices: get("choices"), Task: get("task"), Scores: map[string]float64{}}
 			rows[id], split[id] = row, get("split")
 			order = append(order, id)
-		} else if row.Question != get("question") || row.Task != get("task") || split[id] != get("split") {
-			return nil, nil, fmt.Errorf("%s:%d: id %q appears with another question, task or split", name, line, id)
+		} else if row.Question != get("question") || row.Choices != get("choices") || row.Task != get("task") || split[id] != get("split") {
+			return nil, nil, fmt.Errorf("%s:%d: id %q appears with another question, choices, task or split", name, line, id)
 		}
 		if _, dup := row.Scores[model]; dup {
 			return nil, nil, fmt.Errorf("%s:%d: id %q scores model %q twice", name, line, id, model)

@@ -28,6 +28,24 @@ func TestEvalConvertOutcomes(t *testing.T) {
 	}
 }
 
+func TestEvalConvertKeepsChoices(t *testing.T) {
+	csv := "id,split,question,choices,model,score\n" +
+		"q1,train,Which is prime?,\"['4', '6', '7']\",small,1\n" +
+		"q1,train,Which is prime?,\"['4', '6', '7']\",big,1\n" +
+		"q2,test,Capital of Peru?,,small,0\n" +
+		"q2,test,Capital of Peru?,,big,1\n"
+	train, test, err := ConvertOutcomes("o.csv", strings.NewReader(csv))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := train[0].RouteText(); got != "Which is prime?\n['4', '6', '7']" {
+		t.Fatalf("train row read as %q, want the question and its choices", got)
+	}
+	if test[0].Choices != "" || test[0].RouteText() != "Capital of Peru?" {
+		t.Fatalf("test row %+v: an empty choices cell is none", test[0])
+	}
+}
+
 func TestEvalConvertRefusals(t *testing.T) {
 	head := "id,split,question,model,score\n"
 	cases := []struct {
@@ -39,7 +57,8 @@ func TestEvalConvertRefusals(t *testing.T) {
 		{"bad score", head + "q,train,x,a,yes\n", `o.csv:2: score "yes"`},
 		{"twice", head + "q,train,x,a,1\nq,train,x,a,0\n", `o.csv:3: id "q" scores model "a" twice`},
 		{"question changes", head + "q,train,x,a,1\nq,train,y,b,0\n", "another question"},
-		{"task changes", "id,split,question,task,model,score\nq,train,x,math,a,1\nq,train,x,code,b,0\n", `o.csv:3: id "q" appears with another question, task or split`},
+		{"task changes", "id,split,question,task,model,score\nq,train,x,math,a,1\nq,train,x,code,b,0\n", `o.csv:3: id "q" appears with another question, choices, task or split`},
+		{"choices change", "id,split,question,choices,model,score\nq,train,x,A) 1 B) 2,a,1\nq,train,x,A) 1 B) 3,b,0\n", `o.csv:3: id "q" appears with another question, choices, task or split`},
 		{"score out of range", head + "q,train,x,a,3\n", "want a number in [0,1]"},
 	}
 	for _, tc := range cases {

@@ -50,11 +50,11 @@ func TestEvalPredictionCacheKeepsPredictionsNotTheRouter(t *testing.T) {
 	}
 	want := &capitalRouter{}
 	for _, row := range set.Test {
-		if got := cache.predict(row.Question); !maps.Equal(got, want.Predict(row.Question, nil)) {
+		if got := cache.predict(row); !maps.Equal(got, want.Predict(row.Question, nil)) {
 			t.Fatalf("%q: prediction %v, want the router's", row.Question, got)
 		}
 	}
-	if got := cache.predict("a question no row scores"); got != nil {
+	if got := cache.predict(ReplayRow{Question: "a question no row scores"}); got != nil {
 		t.Fatalf("an unscored question has prediction %v, want none", got)
 	}
 	p := knnPolicy{router: KNNName, models: set.Models, cache: cache}

@@ -27,14 +27,32 @@ type ReplayModel struct {
 // [0,1] every candidate obtained on it and, when the set records them (v2),
 // what each answer cost, how long it took and its token counts.
 type ReplayRow struct {
-	ID        string             `json:"id,omitempty"`
-	Question  string             `json:"question"`
+	ID       string `json:"id,omitempty"`
+	Question string `json:"question"`
+	// Choices are the answer options the models were shown with the
+	// question, when the set keeps them apart from it (the llmrouter
+	// layout's queries files do). Routers read them after the question
+	// (RouteText); the cost proxy, the folds and the test rows dropped as
+	// also in train go by the question alone.
+	Choices   string             `json:"choices,omitempty"`
 	Task      string             `json:"task,omitempty"`
 	Scores    map[string]float64 `json:"scores"`
 	CostUSD   map[string]float64 `json:"cost_usd,omitempty"`
 	LatencyS  map[string]float64 `json:"latency_s,omitempty"`
 	TokensIn  map[string]float64 `json:"tokens_in,omitempty"`
 	TokensOut map[string]float64 `json:"tokens_out,omitempty"`
+}
+
+// RouteText is what a router reads of the row: the question, then its
+// choices on a line of their own when the set records them apart. A
+// model's outcome depends on the options it was shown as well as on the
+// question: the same multiple-choice stem is a different task with its
+// options in another form.
+func (r ReplayRow) RouteText() string {
+	if r.Choices == "" {
+		return r.Question
+	}
+	return r.Question + "\n" + r.Choices
 }
 
 // ReplaySet is a routing dataset split into train and test, with the test
@@ -154,7 +172,8 @@ func LoadReplayWith(dir string, opts LoadOptions) (*ReplaySet, error) {
 	return &ReplaySet{Dir: dir, Models: models, Train: train, Test: clean, Dropped: dropped, Incomplete: incomplete}, nil
 }
 
-// readSplit reads one split's scores (ParseScores) and task families.
+// readSplit reads one split's scores (ParseScores) and, from its queries
+// file, task families and choices.
 func readSplit(dir, split, scores, tasks string) ([]ReplayRow, error) {
 	path := filepath.Join(dir, scores)
 	data, err := os.ReadFile(path)
@@ -165,15 +184,16 @@ func readSplit(dir, split, scores, tasks string) ([]ReplayRow, error) {
 	if err != nil {
 		return nil, err
 	}
-	if err := labelTasks(rows, filepath.Join(dir, tasks)); err != nil {
+	if err := labelQueries(rows, filepath.Join(dir, tasks)); err != nil {
 		return nil, err
 	}
 	return rows, nil
 }
 
-// labelTasks sets each row's task family from the queries file, joined on
-// the question text. Lines split on "\n" only: queries hold U+2028.
-func labelTasks(rows []ReplayRow, path string) error {
+// labelQueries sets each row's task family and choices from the queries
+// file, joined on the question text, where the row has none of its own.
+// Lines split on "\n" only: queries hold U+2028.
+func labelQueries(rows []ReplayRow, path string) error {
 	data, err := os.ReadFile(path)
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil
@@ -181,26 +201,47 @@ func labelTasks(rows []ReplayRow, path string) error {
 	if err != nil {
 		return fmt.Errorf("read replay queries: %w", err)
 	}
-	family := map[string]string{}
+	type query struct{ task, choices string }
+	byText := map[string]query{}
 	for i, line := range bytes.Split(data, []byte("\n")) {
 		if len(bytes.TrimSpace(line)) == 0 {
 			continue
 		}
 		var q struct {
-			TaskName string `json:"task_name"`
-			Query    string `json:"query"`
+			TaskName string          `json:"task_name"`
+			Query    string          `json:"query"`
+			Choices  json.RawMessage `json:"choices"`
 		}
 		if err := json.Unmarshal(line, &q); err != nil {
 			return fmt.Errorf("%s:%d: %w", path, i+1, err)
 		}
-		family[q.Query] = q.TaskName
+		byText[q.Query] = query{task: q.TaskName, choices: choiceText(q.Choices)}
 	}
 	for i := range rows {
+		q := byText[rows[i].Question]
 		if rows[i].Task == "" {
-			rows[i].Task = family[rows[i].Question]
+			rows[i].Task = q.task
+		}
+		if rows[i].Choices == "" {
+			rows[i].Choices = q.choices
 		}
 	}
 	return nil
+}
+
+// choiceText is a queries file's choices as text: a string as it is, null
+// or nothing as none, any other JSON value (a list of options, say) as its
+// compact JSON.
+func choiceText(raw json.RawMessage) string {
+	var s string
+	if json.Unmarshal(raw, &s) == nil {
+		return s
+	}
+	var buf bytes.Buffer
+	if len(raw) == 0 || json.Compact(&buf, raw) != nil || buf.String() == "null" {
+		return ""
+	}
+	return buf.String()
 }
 
 // dropOverlap removes test rows whose question appears verbatim in train.

@@ -120,7 +120,7 @@ func (e *answerEstimates) candidates(models []ReplayModel, row ReplayRow) []poli
 	known := make([]bool, len(models))
 	var near nearUnits
 	if e.near != nil {
-		near = e.near.units(row.Question)
+		near = e.near.units(row.RouteText())
 	}
 	for i, m := range models {
 		lat, ok := e.latencySeconds(m, near)

@@ -61,7 +61,7 @@ func chooseEstimates(models []ReplayModel, train []ReplayRow) EstimateChoice {
 			continue
 		}
 		for _, r := range spread(held, estimateProbes) {
-			nbs := near.index.Nearest(r.Question, ks[len(ks)-1])
+			nbs := near.index.Nearest(r.RouteText(), ks[len(ks)-1])
 			for i, k := range ks {
 				var u nearUnits
 				if k > 0 {

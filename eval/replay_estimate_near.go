@@ -51,7 +51,7 @@ func newNearEstimates(models []ReplayModel, train []ReplayRow, choice EstimateCh
 	}
 	examples := make([]policies.KNNExample, len(rows))
 	for i, r := range rows {
-		examples[i] = policies.KNNExample{Question: r.Question}
+		examples[i] = policies.KNNExample{Question: r.RouteText()}
 	}
 	return &nearEstimates{index: policies.TrainKNN(examples, max(choice.CostK, choice.LatencyK)),
 		models: models, rows: rows, choice: choice, overall: overall, byText: map[string]nearUnits{}}

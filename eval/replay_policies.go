@@ -199,18 +199,18 @@ func newPredictionCache(model policies.Router, set *ReplaySet) *predictionCache 
 	}
 	byText := make(map[string]map[string]float64, len(set.Test))
 	for _, row := range set.Test {
-		if _, ok := byText[row.Question]; !ok {
-			byText[row.Question] = model.Predict(row.Question, names)
+		if text := row.RouteText(); byText[text] == nil {
+			byText[text] = model.Predict(text, names)
 		}
 	}
 	return &predictionCache{byText: byText, answers: set.answerEstimates(),
 		cheapest: cheapestOnTrain(set.Models, set.Train)}
 }
 
-// predict is the router's prediction for a scored question; nil, which
-// sends it to the cheapest model, for any other.
-func (c *predictionCache) predict(question string) map[string]float64 {
-	return c.byText[question]
+// predict is the router's prediction for a scored row; nil, which sends
+// it to the cheapest model, for any other.
+func (c *predictionCache) predict(row ReplayRow) map[string]float64 {
+	return c.byText[row.RouteText()]
 }
 
 func (p knnPolicy) Name() string { return routerPolicyName(p.router, p.weights.Cost) }
@@ -225,18 +225,19 @@ func routerPolicyName(router string, costWeight float64) string {
 }
 
 func (p knnPolicy) Choose(row ReplayRow) string {
-	c, ok := policies.ChooseByUtility(p.cache.predict(row.Question), p.cache.answers.candidates(p.models, row), p.weights)
+	c, ok := policies.ChooseByUtility(p.cache.predict(row), p.cache.answers.candidates(p.models, row), p.weights)
 	if !ok {
 		return p.cache.cheapest
 	}
 	return c.Name
 }
 
-// TrainExamples turns replay rows into KNN training examples.
+// TrainExamples turns replay rows into KNN training examples, each
+// question as a router reads it (RouteText).
 func TrainExamples(rows []ReplayRow) []policies.KNNExample {
 	out := make([]policies.KNNExample, len(rows))
 	for i, r := range rows {
-		out[i] = policies.KNNExample{Question: r.Question, Scores: r.Scores, Task: r.Task}
+		out[i] = policies.KNNExample{Question: r.RouteText(), Scores: r.Scores, Task: r.Task}
 	}
 	return out
 }

@@ -79,7 +79,7 @@ func withLexicon(set *ReplaySet, opts ReplayOptions) ReplayOptions {
 	texts := make([]string, 0, len(set.Train)+len(set.Test))
 	for _, rows := range [][]ReplayRow{set.Train, set.Test} {
 		for _, r := range rows {
-			texts = append(texts, r.Question)
+			texts = append(texts, r.RouteText())
 		}
 	}
 	lex := policies.NewLexicon(texts)

@@ -12,11 +12,11 @@ import (
 )
 
 // ParseScores parses one split's scores file: a JSON array of rows (v1:
-// question and scores; v2 adds id, task, cost_usd, latency_s, tokens_in and
-// tokens_out, each a map from model to value). A row without an id is
-// named split#N (N from 1). Every error starts with name and names the
-// row: a value of the wrong type, a row without a question or scores, a
-// value out of range, or an id given to two rows.
+// question and scores; v2 adds id, task and choices, and cost_usd,
+// latency_s, tokens_in and tokens_out, each a map from model to value). A
+// row without an id is named split#N (N from 1). Every error starts with
+// name and names the row: a value of the wrong type, a row without a
+// question or scores, a value out of range, or an id given to two rows.
 func ParseScores(name, split string, data []byte) ([]ReplayRow, error) {
 	dec := json.NewDecoder(bytes.NewReader(data))
 	if tok, err := dec.Token(); err != nil || tok != json.Delim('[') {

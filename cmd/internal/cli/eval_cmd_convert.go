@@ -23,11 +23,12 @@ func newEvalConvertCommand(g *globals) *cobra.Command {
 		Short: "Turn CSVs of per-query outcomes into a replay directory (format v2)",
 		Long: `Reads a CSV of per-query outcomes, one line per (query, model), with columns
 id, split (train or test), question, model, score and optionally task,
-cost_usd, latency_s, tokens_in, tokens_out (empty cells: not recorded), and a
-CSV of candidates with columns name, input_price, output_price (USD per
-million tokens; both cells empty for a model whose every cost_usd is
-recorded) and optionally size (e.g. 7B; empty: unknown) and context
-(tokens). Writes scores_train.json, scores_test.json and candidates.json to
+choices (the answer options shown with the question, which routers read
+after it), cost_usd, latency_s, tokens_in, tokens_out (empty cells: not
+recorded), and a CSV of candidates with columns name, input_price,
+output_price (USD per million tokens; both cells empty for a model whose
+every cost_usd is recorded) and optionally size (e.g. 7B; empty: unknown)
+and context (tokens). Writes scores_train.json, scores_test.json and candidates.json to
 --out, which "toolhub eval --replay DIR" then reads. See
 docs/replay-format.md.`,
 		Example: `  toolhub eval convert --outcomes outcomes.csv --candidates models.csv --out pool/
