@@ -177,6 +177,9 @@ func LoadReplayWith(dir string, opts LoadOptions) (*ReplaySet, error) {
 func readSplit(dir, split, scores, tasks string) ([]ReplayRow, error) {
 	path := filepath.Join(dir, scores)
 	data, err := os.ReadFile(path)
+	if errors.Is(err, fs.ErrNotExist) && split == "test" {
+		return nil, fmt.Errorf("%s: no %s: a set without a test split is scored on a part held out of train (--split validation)", dir, scores)
+	}
 	if err != nil {
 		return nil, fmt.Errorf("read replay scores: %w", err)
 	}

@@ -2,7 +2,9 @@ package cli
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
+	"io/fs"
 	"maps"
 	"os"
 	"path/filepath"
@@ -28,9 +30,11 @@ after it), cost_usd, latency_s, tokens_in, tokens_out (empty cells: not
 recorded), and a CSV of candidates with columns name, input_price,
 output_price (USD per million tokens; both cells empty for a model whose
 every cost_usd is recorded) and optionally size (e.g. 7B; empty: unknown)
-and context (tokens). Writes scores_train.json, scores_test.json and candidates.json to
---out, which "toolhub eval --replay DIR" then reads. See
-docs/replay-format.md.`,
+and context (tokens). Writes scores_train.json, scores_test.json and
+candidates.json to --out, which "toolhub eval --replay DIR" then reads.
+Without test rows it writes no scores_test.json (and removes one an
+earlier conversion left there): score such a pool with --split
+validation. See docs/replay-format.md.`,
 		Example: `  toolhub eval convert --outcomes outcomes.csv --candidates models.csv --out pool/
   toolhub eval --replay pool/`,
 		Args: cobra.NoArgs,
@@ -42,7 +46,16 @@ docs/replay-format.md.`,
 			if err != nil {
 				return asUsage(err)
 			}
-			for name, v := range map[string]any{"scores_train.json": train, "scores_test.json": test, "candidates.json": models} {
+			files := map[string]any{"scores_train.json": train, "scores_test.json": test, "candidates.json": models}
+			if len(test) == 0 {
+				// A test split of an earlier conversion must not be
+				// scored as this pool's.
+				delete(files, "scores_test.json")
+				if err := os.Remove(filepath.Join(out, "scores_test.json")); err != nil && !errors.Is(err, fs.ErrNotExist) {
+					return fmt.Errorf("remove the earlier test split: %w", err)
+				}
+			}
+			for name, v := range files {
 				data, err := json.MarshalIndent(v, "", "  ")
 				if err != nil {
 					return fmt.Errorf("encode %s: %w", name, err)
@@ -52,6 +65,9 @@ docs/replay-format.md.`,
 				}
 			}
 			fmt.Fprintf(g.stdio.Out, "wrote %d train and %d test rows over %d candidates to %s\n", len(train), len(test), len(models), out)
+			if len(test) == 0 {
+				fmt.Fprintf(g.stdio.Out, "no test rows: score it on a part held out of train with \"toolhub eval --replay %s --split validation\"\n", out)
+			}
 			return nil
 		},
 	}
@@ -81,8 +97,8 @@ func readConvertInputs(outcomes, candidates string) ([]eval.ReplayRow, []eval.Re
 	if err != nil {
 		return nil, nil, nil, err
 	}
-	if len(train) == 0 || len(test) == 0 {
-		return nil, nil, nil, fmt.Errorf("%s: need rows in both splits (train %d, test %d)", outcomes, len(train), len(test))
+	if len(train) == 0 {
+		return nil, nil, nil, fmt.Errorf("%s: no train rows (test %d): the routers learn from train", outcomes, len(test))
 	}
 	if err := checkScoredListed(outcomes, candidates, models, train, test); err != nil {
 		return nil, nil, nil, err

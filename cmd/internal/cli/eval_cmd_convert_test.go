@@ -2,6 +2,9 @@ package cli
 
 import (
 	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
@@ -142,5 +145,51 @@ func TestEvalConvertRefusals(t *testing.T) {
 				t.Fatalf("%s written: %v", pool, err)
 			}
 		})
+	}
+}
+
+// TestEvalConvertWithoutTestRows: outcomes with no test rows make a pool
+// scored with --split validation; a test split an earlier conversion left
+// in the directory is removed, and a replay of the test split says what to
+// do instead of failing to open a file.
+func TestEvalConvertWithoutTestRows(t *testing.T) {
+	dir := t.TempDir()
+	outcomes, models, pool := filepath.Join(dir, "outcomes.csv"), filepath.Join(dir, "models.csv"), filepath.Join(dir, "pool")
+	var b strings.Builder
+	b.WriteString("id,split,question,model,score\n")
+	for i := range 40 {
+		fmt.Fprintf(&b, "q%d,train,question number %d,small,%d\nq%d,train,question number %d,big,1\n", i, i, i%2, i, i)
+	}
+	writeFile(t, outcomes, b.String())
+	writeFile(t, models, "name,input_price,output_price\nsmall,0.1,0.1\nbig,1,1\n")
+	writeFile(t, filepath.Join(pool, "scores_test.json"), `[{"question":"stale","scores":{"small":1,"big":1}}]`)
+	code, stdout, stderr := runSub(t, newEvalCommand, "", "convert", "--outcomes", outcomes, "--candidates", models, "--out", pool)
+	if code != 0 || !strings.Contains(stdout, "40 train and 0 test rows") || !strings.Contains(stdout, "--split validation") {
+		t.Fatalf("convert: exit %d\n%s%s", code, stdout, stderr)
+	}
+	if _, err := os.Stat(filepath.Join(pool, "scores_test.json")); !errors.Is(err, fs.ErrNotExist) {
+		t.Fatalf("the earlier test split is still there: %v", err)
+	}
+	code, stdout, stderr = runSub(t, newEvalCommand, "", "--replay", pool, "--policy", "fixed:big")
+	if code == 0 || !strings.Contains(stderr, "no scores_test.json") || !strings.Contains(stderr, "--split validation") {
+		t.Fatalf("replay of the test split: exit %d\n%s%s", code, stdout, stderr)
+	}
+	code, stdout, stderr = runSub(t, newEvalCommand, "", "--replay", pool, "--split", "validation", "--policy", "fixed:big")
+	if code != 0 || !strings.Contains(stdout, "(validation split)") {
+		t.Fatalf("replay of the validation split: exit %d\n%s%s", code, stdout, stderr)
+	}
+}
+
+func TestEvalConvertRefusesOutcomesWithoutTrainRows(t *testing.T) {
+	dir := t.TempDir()
+	outcomes, models := filepath.Join(dir, "outcomes.csv"), filepath.Join(dir, "models.csv")
+	writeFile(t, outcomes, "id,split,question,model,score\na,test,q,small,1\na,test,q,big,1\n")
+	writeFile(t, models, "name,input_price,output_price\nsmall,0.1,0.1\nbig,1,1\n")
+	code, stdout, stderr := runSub(t, newEvalCommand, "", "convert", "--outcomes", outcomes, "--candidates", models, "--out", filepath.Join(dir, "pool"))
+	if code == 0 || !strings.Contains(stderr, "no train rows") {
+		t.Fatalf("convert: exit %d\n%s%s", code, stdout, stderr)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "pool")); !errors.Is(err, fs.ErrNotExist) {
+		t.Fatalf("a refused conversion wrote %s: %v", filepath.Join(dir, "pool"), err)
 	}
 }
