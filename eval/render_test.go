@@ -34,6 +34,7 @@ func sampleReport() *Report {
 	s.Operating = &OperatingPoint{Policy: "knn@0.5", Weight: 0.5, CVTarget: 0.58, Reached: true,
 		CVAccuracy: 0.59, CVShare: 0.4, CVShareHigh: 0.45, Accuracy: 0.55, Cost: 0.1}
 	r.Sweeps = []*SweepSummary{s}
+	r.setChosen()
 	r.finish()
 	return r
 }

@@ -89,6 +89,7 @@ func (r *Report) writeSweep(w io.Writer, label string) {
 	for _, s := range r.Sweeps {
 		writeSweepSummary(w, r, s, label)
 	}
+	r.writeChosen(w, label)
 }
 
 // FrontierLegend explains the frontier mark of the results table.

@@ -179,6 +179,7 @@ func Replay(set *ReplaySet, opts ReplayOptions) (*Report, error) {
 	}
 	if len(rep.Sweeps) > 0 {
 		rep.Notes = append(rep.Notes, AIQNote, operatingNote(set))
+		rep.setChosen()
 	}
 	rep.finish()
 	return rep, nil

@@ -39,8 +39,10 @@ type Report struct {
 	Preference policies.PreferenceVector `json:"preference"`
 	Notes      []string                  `json:"notes,omitempty"`
 	Policies   []PolicyResult            `json:"policies"`
-	Sweeps     []*SweepSummary           `json:"sweeps,omitempty"`  // one per router
-	Command    string                    `json:"command,omitempty"` // how to reproduce it
+	Sweeps     []*SweepSummary           `json:"sweeps,omitempty"` // one per router
+	// Chosen is the operating point ChosenRule picks among the sweeps'.
+	Chosen  string `json:"chosen_operating_point,omitempty"`
+	Command string `json:"command,omitempty"` // how to reproduce it
 }
 
 // Point is one (cost, accuracy) pair; cost in USD per task (JSON: per
