@@ -9,6 +9,8 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+
+	"github.com/toolhub/toolhub/policies"
 )
 
 // ReplayModel is a candidate model of a replay set with its price.
@@ -43,17 +45,9 @@ type ReplayRow struct {
 	TokensOut map[string]float64 `json:"tokens_out,omitempty"`
 }
 
-// RouteText is what a router reads of the row: the question, then its
-// choices on a line of their own when the set records them apart. A
-// model's outcome depends on the options it was shown as well as on the
-// question: the same multiple-choice stem is a different task with its
-// options in another form.
-func (r ReplayRow) RouteText() string {
-	if r.Choices == "" {
-		return r.Question
-	}
-	return r.Question + "\n" + r.Choices
-}
+// RouteText is what a router reads of the row: the question with its
+// choices (policies.WithChoices).
+func (r ReplayRow) RouteText() string { return policies.WithChoices(r.Question, r.Choices) }
 
 // ReplaySet is a routing dataset split into train and test, with the test
 // rows that also appear verbatim in train removed.

@@ -141,6 +141,10 @@ func TestKNNTrainingFormats(t *testing.T) {
 			[]policies.KNNExample{{Question: "q1", Scores: map[string]float64{"a": 1, "b": 0}}}},
 		{"jsonl examples", "{\"question\":\"q1\",\"scores\":{\"a\":0.5}}\n\n{\"question\":\"q2\",\"scores\":{\"b\":1}}\n",
 			[]policies.KNNExample{{Question: "q1", Scores: map[string]float64{"a": 0.5}}, {Question: "q2", Scores: map[string]float64{"b": 1}}}},
+		{"replay array with choices", `[{"question":"q1","choices":"['x', 'y']","scores":{"a":1}},{"question":"q2","choices":"","scores":{"a":0}}]`,
+			[]policies.KNNExample{{Question: "q1\n['x', 'y']", Scores: map[string]float64{"a": 1}}, {Question: "q2", Scores: map[string]float64{"a": 0}}}},
+		{"jsonl example with choices", `{"question":"q1","choices":"A) x B) y","scores":{"a":1}}`,
+			[]policies.KNNExample{{Question: "q1\nA) x B) y", Scores: map[string]float64{"a": 1}}}},
 		{"exported runs average per task and model",
 			`{"task":"q1","policy":"fixed:small","reward":{"outcome":1}}` + "\n" +
 				`{"task":"q1","policy":"fixed:small","reward":{"outcome":0}}` + "\n" +

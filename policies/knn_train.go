@@ -39,7 +39,8 @@ func DefaultKNNTrainingPath() (string, error) {
 
 // LoadKNNTraining reads recorded outcomes in either shape:
 //   - a JSON array, or JSONL, of {"question", "scores": {model: score},
-//     ["task": family]} (the routing replay set's train split);
+//     ["task": family], ["choices": options]} (the routing replay set's
+//     train split; a question is read with its choices, WithChoices);
 //   - JSONL of exported runs ("toolhub runs export"): each run of a
 //     fixed:MODEL policy with a known outcome scores MODEL on its task;
 //     repeated runs of a task average.
@@ -55,24 +56,52 @@ func LoadKNNTraining(path string) ([]KNNExample, error) {
 // reads; name labels errors.
 func ParseKNNTraining(path string, data []byte) ([]KNNExample, error) {
 	if t := bytes.TrimSpace(data); len(t) > 0 && t[0] == '[' {
-		var out []KNNExample
-		if err := json.Unmarshal(t, &out); err != nil {
+		var rows []exampleJSON
+		if err := json.Unmarshal(t, &rows); err != nil {
 			return nil, fmt.Errorf("%s: %w", path, err)
+		}
+		out := make([]KNNExample, len(rows))
+		for i, r := range rows {
+			out[i] = r.example()
 		}
 		return out, nil
 	}
 	return parseKNNLines(path, data)
 }
 
-// knnLine is either an example or an exported run.
-type knnLine struct {
+// exampleJSON is a recorded example as the replay set's rows write it.
+type exampleJSON struct {
 	Question string             `json:"question"`
+	Choices  string             `json:"choices"`
 	Scores   map[string]float64 `json:"scores"`
 	Task     string             `json:"task"`
-	Policy   string             `json:"policy"`
-	Reward   struct {
+}
+
+// knnLine is either an example or an exported run.
+type knnLine struct {
+	exampleJSON
+	Policy string `json:"policy"`
+	Reward struct {
 		Outcome *int `json:"outcome"`
 	} `json:"reward"`
+}
+
+// example is the row as an example: its question read with its choices,
+// its scores and family.
+func (r exampleJSON) example() KNNExample {
+	return KNNExample{Question: WithChoices(r.Question, r.Choices), Scores: r.Scores, Task: r.Task}
+}
+
+// WithChoices is a question as a router reads it when its answer options
+// are kept apart from it: the question, then the options on a line of
+// their own. A model's outcome depends on the options it was shown as
+// well as on the question: the same stem is another task with its options
+// in another form.
+func WithChoices(question, choices string) string {
+	if choices == "" {
+		return question
+	}
+	return question + "\n" + choices
 }
 
 func parseKNNLines(path string, data []byte) ([]KNNExample, error) {
@@ -90,7 +119,7 @@ func parseKNNLines(path string, data []byte) ([]KNNExample, error) {
 		}
 		switch {
 		case l.Question != "" && len(l.Scores) > 0: // an example's "task" is its family
-			out = append(out, KNNExample{Question: l.Question, Scores: l.Scores, Task: l.Task})
+			out = append(out, l.example())
 		case l.Task != "" && strings.HasPrefix(l.Policy, PolicyFixedPrefix) && l.Reward.Outcome != nil:
 			runs.add(l.Task, strings.TrimPrefix(l.Policy, PolicyFixedPrefix), float64(*l.Reward.Outcome))
 		}
