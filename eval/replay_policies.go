@@ -199,7 +199,8 @@ func newPredictionCache(model policies.Router, set *ReplaySet) *predictionCache 
 	}
 	byText := make(map[string]map[string]float64, len(set.Test))
 	for _, row := range set.Test {
-		if text := row.RouteText(); byText[text] == nil {
+		text := row.RouteText()
+		if _, ok := byText[text]; !ok {
 			byText[text] = model.Predict(text, names)
 		}
 	}

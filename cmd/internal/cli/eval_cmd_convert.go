@@ -48,12 +48,7 @@ validation. See docs/replay-format.md.`,
 			}
 			files := map[string]any{"scores_train.json": train, "scores_test.json": test, "candidates.json": models}
 			if len(test) == 0 {
-				// A test split of an earlier conversion must not be
-				// scored as this pool's.
 				delete(files, "scores_test.json")
-				if err := os.Remove(filepath.Join(out, "scores_test.json")); err != nil && !errors.Is(err, fs.ErrNotExist) {
-					return fmt.Errorf("remove the earlier test split: %w", err)
-				}
 			}
 			for name, v := range files {
 				data, err := json.MarshalIndent(v, "", "  ")
@@ -62,6 +57,13 @@ validation. See docs/replay-format.md.`,
 				}
 				if err := config.WriteFileAtomic(filepath.Join(out, name), append(data, '\n'), 0o644); err != nil {
 					return err
+				}
+			}
+			if len(test) == 0 {
+				// A test split of an earlier conversion must not be
+				// scored as this pool's.
+				if err := os.Remove(filepath.Join(out, "scores_test.json")); err != nil && !errors.Is(err, fs.ErrNotExist) {
+					return fmt.Errorf("remove the earlier test split: %w", err)
 				}
 			}
 			fmt.Fprintf(g.stdio.Out, "wrote %d train and %d test rows over %d candidates to %s\n", len(train), len(test), len(models), out)
