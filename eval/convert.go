@@ -8,6 +8,8 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+
+	"github.com/toolhub/toolhub/policies"
 )
 
 // Columns of a per-query outcomes CSV: one line per (query, model).
@@ -58,10 +60,10 @@ func ConvertOutcomes(name string, r io.Reader) (train, test []ReplayRow, err err
 		}
 		row, seen := rows[id]
 		if !seen {
-			row = &ReplayRow{ID: id, Question: get("question"), Choices: get("choices"), Task: get("task"), Scores: map[string]float64{}}
+			row = &ReplayRow{ID: id, Question: get("question"), Choices: policies.Choices(get("choices")), Task: get("task"), Scores: map[string]float64{}}
 			rows[id], split[id] = row, get("split")
 			order = append(order, id)
-		} else if row.Question != get("question") || row.Choices != get("choices") || row.Task != get("task") || split[id] != get("split") {
+		} else if row.Question != get("question") || string(row.Choices) != get("choices") || row.Task != get("task") || split[id] != get("split") {
 			return nil, nil, fmt.Errorf("%s:%d: id %q appears with another question, choices, task or split", name, line, id)
 		}
 		if _, dup := row.Scores[model]; dup {

@@ -2,7 +2,6 @@ package eval
 
 import (
 	"bytes"
-	"encoding/json"
 	"math"
 	"strings"
 	"testing"
@@ -109,33 +108,6 @@ func FuzzConvertOutcomes(f *testing.F) {
 				t.Fatalf("bad row accepted: %+v", r)
 			}
 			ids[r.ID] = true
-		}
-	})
-}
-
-// FuzzChoiceText: any choices value of a queries line is read as text
-// without failing: a JSON string as itself, null as none, any other valid
-// JSON as its compact form.
-func FuzzChoiceText(f *testing.F) {
-	for _, s := range []string{`"['a', 'b']"`, `null`, `["a","b"]`, `{"text": ["a"], "label": ["A"]}`, `7`, `"\u2028"`, ``} {
-		f.Add([]byte(s))
-	}
-	f.Fuzz(func(t *testing.T, raw []byte) {
-		got := choiceText(raw)
-		var s string
-		switch {
-		case json.Unmarshal(raw, &s) == nil:
-			if got != s {
-				t.Fatalf("string %q read as %q", raw, got)
-			}
-		case !json.Valid(raw):
-			if got != "" {
-				t.Fatalf("invalid JSON %q read as %q", raw, got)
-			}
-		default:
-			if !json.Valid([]byte(got)) || len(got) > len(raw) {
-				t.Fatalf("%q read as %q, want its compact JSON", raw, got)
-			}
 		}
 	})
 }

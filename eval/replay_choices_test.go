@@ -5,7 +5,10 @@ import (
 	"hash/fnv"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
+
+	"github.com/toolhub/toolhub/policies"
 )
 
 // TestEvalReplayQueriesFileGivesFamiliesAndChoices: a v1 set's queries file
@@ -43,7 +46,7 @@ func TestEvalReplayQueriesFileGivesFamiliesAndChoices(t *testing.T) {
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			if tc.row.Task != tc.task || tc.row.Choices != tc.choices || tc.row.RouteText() != tc.rt {
+			if tc.row.Task != tc.task || string(tc.row.Choices) != tc.choices || tc.row.RouteText() != tc.rt {
 				t.Fatalf("task %q choices %q route text %q; want %q, %q, %q", tc.row.Task, tc.row.Choices, tc.row.RouteText(), tc.task, tc.choices, tc.rt)
 			}
 		})
@@ -68,9 +71,9 @@ func choiceFormSet(t *testing.T) *ReplaySet {
 			h := fnv.New32a()
 			h.Write([]byte(r.ID))
 			if h.Sum32()%2 == 0 {
-				r.Choices, r.Scores = fmt.Sprintf("['red %d', 'blue', 'green', 'grey']", i), map[string]float64{"a": 1, "b": 0}
+				r.Choices, r.Scores = policies.Choices(fmt.Sprintf("['red %d', 'blue', 'green', 'grey']", i)), map[string]float64{"a": 1, "b": 0}
 			} else {
-				r.Choices, r.Scores = fmt.Sprintf("{'text': ['red %d', 'blue', 'green', 'grey'], 'label': ['A', 'B', 'C', 'D']}", i), map[string]float64{"a": 0, "b": 1}
+				r.Choices, r.Scores = policies.Choices(fmt.Sprintf("{'text': ['red %d', 'blue', 'green', 'grey'], 'label': ['A', 'B', 'C', 'D']}", i)), map[string]float64{"a": 0, "b": 1}
 			}
 			rows[k] = r
 		}
@@ -103,5 +106,27 @@ func TestEvalReplayRoutersReadTheChoices(t *testing.T) {
 				t.Fatalf("%s@0 scores %.3f where the choices name the right model, want at least 0.9", router, p.Accuracy)
 			}
 		})
+	}
+}
+
+// TestEvalReplayRowChoicesAsAList: a v2 row may give its choices as a
+// list; the routers read it as its JSON.
+func TestEvalReplayRowChoicesAsAList(t *testing.T) {
+	dir := writeReplayDir(t, nil, nil, twoModels)
+	rows := `[{"question":"Q1","choices":["x", "y"],"scores":{"a":1,"b":0}},{"question":"Q2","choices":null,"scores":{"a":0,"b":1}}]`
+	for name, prefix := range map[string]string{replayTrainScores: "train ", replayTestScores: "test "} {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(strings.ReplaceAll(rows, "Q", prefix)), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	set, err := LoadReplay(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := set.Train[0].RouteText(); got != "train 1\n[\"x\",\"y\"]" {
+		t.Fatalf("a list of choices read as %q", got)
+	}
+	if got := set.Test[1].RouteText(); got != "test 2" {
+		t.Fatalf("null choices read as %q", got)
 	}
 }

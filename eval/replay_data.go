@@ -36,7 +36,7 @@ type ReplayRow struct {
 	// layout's queries files do). Routers read them after the question
 	// (RouteText); the cost proxy, the folds and the test rows dropped as
 	// also in train go by the question alone.
-	Choices   string             `json:"choices,omitempty"`
+	Choices   policies.Choices   `json:"choices,omitempty"`
 	Task      string             `json:"task,omitempty"`
 	Scores    map[string]float64 `json:"scores"`
 	CostUSD   map[string]float64 `json:"cost_usd,omitempty"`
@@ -198,21 +198,24 @@ func labelQueries(rows []ReplayRow, path string) error {
 	if err != nil {
 		return fmt.Errorf("read replay queries: %w", err)
 	}
-	type query struct{ task, choices string }
+	type query struct {
+		task    string
+		choices policies.Choices
+	}
 	byText := map[string]query{}
 	for i, line := range bytes.Split(data, []byte("\n")) {
 		if len(bytes.TrimSpace(line)) == 0 {
 			continue
 		}
 		var q struct {
-			TaskName string          `json:"task_name"`
-			Query    string          `json:"query"`
-			Choices  json.RawMessage `json:"choices"`
+			TaskName string           `json:"task_name"`
+			Query    string           `json:"query"`
+			Choices  policies.Choices `json:"choices"`
 		}
 		if err := json.Unmarshal(line, &q); err != nil {
 			return fmt.Errorf("%s:%d: %w", path, i+1, err)
 		}
-		byText[q.Query] = query{task: q.TaskName, choices: choiceText(q.Choices)}
+		byText[q.Query] = query{task: q.TaskName, choices: q.Choices}
 	}
 	for i := range rows {
 		q := byText[rows[i].Question]
@@ -224,21 +227,6 @@ func labelQueries(rows []ReplayRow, path string) error {
 		}
 	}
 	return nil
-}
-
-// choiceText is a queries file's choices as text: a string as it is, null
-// or nothing as none, any other JSON value (a list of options, say) as its
-// compact JSON.
-func choiceText(raw json.RawMessage) string {
-	var s string
-	if json.Unmarshal(raw, &s) == nil {
-		return s
-	}
-	var buf bytes.Buffer
-	if len(raw) == 0 || json.Compact(&buf, raw) != nil || buf.String() == "null" {
-		return ""
-	}
-	return buf.String()
 }
 
 // dropOverlap removes test rows whose question appears verbatim in train.

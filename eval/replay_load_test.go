@@ -277,3 +277,4 @@ func TestEvalReplayCheapestIsCheapestOnTrain(t *testing.T) {
 		})
 	}
 }
+

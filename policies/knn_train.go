@@ -72,7 +72,7 @@ func ParseKNNTraining(path string, data []byte) ([]KNNExample, error) {
 // exampleJSON is a recorded example as the replay set's rows write it.
 type exampleJSON struct {
 	Question string             `json:"question"`
-	Choices  string             `json:"choices"`
+	Choices  Choices            `json:"choices"`
 	Scores   map[string]float64 `json:"scores"`
 	Task     string             `json:"task"`
 }
@@ -90,18 +90,6 @@ type knnLine struct {
 // its scores and family.
 func (r exampleJSON) example() KNNExample {
 	return KNNExample{Question: WithChoices(r.Question, r.Choices), Scores: r.Scores, Task: r.Task}
-}
-
-// WithChoices is a question as a router reads it when its answer options
-// are kept apart from it: the question, then the options on a line of
-// their own. A model's outcome depends on the options it was shown as
-// well as on the question: the same stem is another task with its options
-// in another form.
-func WithChoices(question, choices string) string {
-	if choices == "" {
-		return question
-	}
-	return question + "\n" + choices
 }
 
 func parseKNNLines(path string, data []byte) ([]KNNExample, error) {
