@@ -163,6 +163,10 @@ func LoadReplayWith(dir string, opts LoadOptions) (*ReplaySet, error) {
 		return nil, fmt.Errorf("%s: the train and test splits both need rows (train %d, test %d)", dir, len(train), len(test))
 	}
 	clean, dropped := dropOverlap(test, train)
+	if len(clean) == 0 {
+		return nil, fmt.Errorf("%s: every test row (%d) asks a question train asks too, so none is left to score: "+
+			"a test row must be new to the routers", dir, dropped)
+	}
 	return &ReplaySet{Dir: dir, Models: models, Train: train, Test: clean, Dropped: dropped, Incomplete: incomplete}, nil
 }
 

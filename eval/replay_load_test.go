@@ -278,3 +278,13 @@ func TestEvalReplayCheapestIsCheapestOnTrain(t *testing.T) {
 	}
 }
 
+// TestEvalReplayRefusesATestSplitAllInTrain: when every test row asks a
+// question train asks too, nothing is left to score; the loader says so
+// instead of reporting NaN for every policy.
+func TestEvalReplayRefusesATestSplitAllInTrain(t *testing.T) {
+	rows := []ReplayRow{row("a", "q1", map[string]float64{"a": 1, "b": 0}), row("b", "q2", map[string]float64{"a": 0, "b": 1})}
+	_, err := LoadReplay(writeReplayDir(t, rows, rows, twoModels))
+	if err == nil || !strings.Contains(err.Error(), "every test row (2) asks a question train asks too") {
+		t.Fatalf("error %v", err)
+	}
+}
