@@ -49,7 +49,7 @@ tr.frontier td:first-child{font-weight:bold}
 Accuracy gain at no more than its cost: {{printf "%+.3f" .Gain}}.
 {{with .Operating}}Operating point chosen on train, out of fold: <code>{{.Policy}}</code>, here accuracy {{pct .Accuracy}} at {{num .Cost}} {{$.CostLabel}}.{{end}}
 Fixed grid: AIQ {{pct .AIQ}}, APGR {{pct .APGR}} (strong <code>{{.Strong}}</code>, weak <code>{{.Weak}}</code>){{with .CPT50}}, CPT(50%) {{num .}} {{$.CostLabel}}{{end}}.</p>{{end}}
-{{with .R.ChosenSweep}}<p id="chosen">Chosen on train, out of fold, among the routers' operating points: <code>{{.Operating.Policy}}</code>, here accuracy {{pct .Operating.Accuracy}} at {{num .Operating.Cost}} {{$.CostLabel}} (best single model: {{pct .BestAcc}} at {{num .BestCost}}).</p>{{end}}
+{{with .R.ChosenSweep}}<p id="chosen">Chosen on train, out of fold, among the routers' operating points: <code>{{.Operating.Policy}}</code>, here accuracy {{pct .Operating.Accuracy}} at {{num .Operating.Cost}} {{$.CostLabel}} (best single model: {{pct .BestAcc}} at {{num .BestCost}} {{$.CostLabel}}).</p>{{end}}
 <h2>Notes</h2><ul>{{range .R.Notes}}<li>{{.}}</li>{{end}}</ul>
 {{if .R.Command}}<p>Reproduce: <code>{{.R.Command}}</code></p>{{end}}
 </body></html>
