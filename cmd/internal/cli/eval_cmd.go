@@ -68,7 +68,10 @@ with knn when no family is recorded), trained on the train split and swept
 over --cost-weights. Each router's AIQ, APGR and CPT(50%) are measured on a
 fixed grid of weights, and its operating point is chosen on the train split
 routed out of fold: the most accurate weight within half the strongest
-model's cost. --split validation scores on those rows instead (the test
+model's cost; the report ends with the one operating point chosen, the same
+way, among the routers'. A question's answer options (choices), when the
+set keeps them apart, are read by the routers with it. --split validation
+scores on those rows instead (the test
 split is then not read at all): choose settings there. Costs not recorded
 use a token proxy; latency not recorded is modelled from model size (never
 for a model of unknown size). Routers decide on costs and latencies
@@ -78,7 +81,7 @@ errors favour it over one figure per model; the report says which); the
 answer they choose is charged what it recorded. Costs print in USD per 1,000
 tasks. On a terminal, stderr shows each stage as it runs (training routers,
 scoring policies, choosing operating points); a set the size of
-llmrouter-nim9 takes under a minute on two free cores, a pool of
+llmrouter-nim9 takes about a minute on two free cores, a pool of
 36,000 questions and 11 models about 9 minutes and 5.3 GiB of memory. Choosing operating
 points trains five folds, as many at once as there are processors (--parallel
 sets it): each adds about 1.6 GiB on that pool, so with five or more
@@ -88,7 +91,8 @@ The knn, blend and mf policies also run live (--policy knn, or knn:PATH,
 and so on; the cost and latency preferences set their weights): they learn from
 recorded outcomes in $TOOLHUB_KNN_TRAINING, else
 $XDG_DATA_HOME/toolhub/knn-train.jsonl: {"question", "scores": {model:
-score}} lines, or "toolhub runs export" output of fixed:MODEL evals.
+score}, ["task"], ["choices"]} lines (or a JSON array of them), or
+"toolhub runs export" output of fixed:MODEL evals.
 
 --json prints the report as JSON; --html FILE writes a self-contained page
 with an accuracy-versus-cost chart. A flag marked "live eval:" below is
