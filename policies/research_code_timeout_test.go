@@ -6,7 +6,6 @@ import (
 	"testing"
 
 	mcpgo "github.com/mark3labs/mcp-go/mcp"
-	mcpserver "github.com/mark3labs/mcp-go/server"
 
 	"github.com/toolhub/toolhub/conductor"
 	"github.com/toolhub/toolhub/hub"
@@ -17,19 +16,16 @@ import (
 // timedPythonServer is a python tool whose schema takes timeout_seconds up
 // to maximum, as the built-in one does; it records the arguments it gets.
 func timedPythonServer(rec *recorder, maximum int) hub.ServerSpec {
-	s := mcpserver.NewMCPServer("python", "1.0.0", mcpserver.WithToolCapabilities(false))
 	schema, _ := json.Marshal(map[string]any{"type": "object", "required": []string{"code"}, "properties": map[string]any{
 		"code":            map[string]any{"type": "string"},
 		"timeout_seconds": map[string]any{"type": "number", "minimum": 1, "maximum": maximum},
 	}})
-	s.AddTool(mcpgo.NewToolWithRawSchema("python", "Run Python.", schema),
-		func(_ context.Context, req mcpgo.CallToolRequest) (*mcpgo.CallToolResult, error) {
-			rec.add(req.GetArguments())
-			res := mcpgo.NewToolResultText("exit status 0")
-			res.StructuredContent = map[string]any{"exitCode": 0, "stdout": "1024\n"}
-			return res, nil
-		})
-	return hub.ServerSpec{Name: "python", Transport: hub.TransportInProcess, InProcess: s, Unprefixed: true, Locality: hub.LocalityLocal}
+	return pythonServer(schema, func(_ context.Context, req mcpgo.CallToolRequest) (*mcpgo.CallToolResult, error) {
+		rec.add(req.GetArguments())
+		res := mcpgo.NewToolResultText("exit status 0")
+		res.StructuredContent = map[string]any{"exitCode": 0, "stdout": "1024\n"}
+		return res, nil
+	})
 }
 
 // The reasoner's code runs under the reference's 60 s timeout (protocol

@@ -42,14 +42,19 @@ func builtinDocsServer(rec *recorder) hub.ServerSpec {
 // builtinPythonServer answers like the built-in python tool: a status
 // banner in the text, stdout in structuredContent.
 func builtinPythonServer() hub.ServerSpec {
-	s := mcpserver.NewMCPServer("python", "1.0.0", mcpserver.WithToolCapabilities(false))
 	schema := json.RawMessage(`{"type":"object","properties":{"code":{"type":"string"}},"required":["code"]}`)
-	s.AddTool(mcpgo.NewToolWithRawSchema("python", "Run Python.", schema),
-		func(_ context.Context, req mcpgo.CallToolRequest) (*mcpgo.CallToolResult, error) {
-			res := mcpgo.NewToolResultText("exit status 0; sandbox: bubblewrap\n--- stdout ---\n42\n")
-			res.StructuredContent = map[string]any{"exitCode": 0, "stdout": "42\n", "stderr": "", "sandbox": "bubblewrap"}
-			return res, nil
-		})
+	return pythonServer(schema, func(_ context.Context, req mcpgo.CallToolRequest) (*mcpgo.CallToolResult, error) {
+		res := mcpgo.NewToolResultText("exit status 0; sandbox: bubblewrap\n--- stdout ---\n42\n")
+		res.StructuredContent = map[string]any{"exitCode": 0, "stdout": "42\n", "stderr": "", "sandbox": "bubblewrap"}
+		return res, nil
+	})
+}
+
+// pythonServer is an in-process, local, unprefixed "python" tool with
+// schema, answered by handle.
+func pythonServer(schema json.RawMessage, handle mcpserver.ToolHandlerFunc) hub.ServerSpec {
+	s := mcpserver.NewMCPServer("python", "1.0.0", mcpserver.WithToolCapabilities(false))
+	s.AddTool(mcpgo.NewToolWithRawSchema("python", "Run Python.", schema), handle)
 	return hub.ServerSpec{Name: "python", Transport: hub.TransportInProcess, InProcess: s, Unprefixed: true, Locality: hub.LocalityLocal}
 }
 
