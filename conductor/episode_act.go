@@ -124,7 +124,7 @@ func (ep *episode) callTool(ctx context.Context, st *State, name string, args js
 	start := time.Now()
 	res, err := ep.tools.Call(ctx, name, args, hub.CallOptions{})
 	step.Wall = time.Since(start)
-	step.USD = tool.CostPerCall
+	step.USD = tool.CostPerCall + tool.CostPerSecond*step.Wall.Seconds()
 	if err != nil {
 		step.Error = err.Error()
 	} else {

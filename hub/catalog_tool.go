@@ -18,6 +18,9 @@ type Tool struct {
 	RawTool
 	Locality    Locality
 	CostPerCall float64 // USD
+	// CostPerSecond is USD per second of a call's wall time, on top of
+	// CostPerCall (a sandbox billed by the second).
+	CostPerSecond float64
 	// Stats are kept per server and original name: they carry over to
 	// later snapshots, also when the server is removed and added again.
 	Stats *ToolStats
@@ -27,10 +30,11 @@ type Tool struct {
 
 // ServerMeta is what the catalog needs to know about a server.
 type ServerMeta struct {
-	Name        string
-	Locality    Locality
-	CostPerCall float64 // USD
-	Unprefixed  bool
+	Name          string
+	Locality      Locality
+	CostPerCall   float64 // USD
+	CostPerSecond float64 // USD per second of a call
+	Unprefixed    bool
 }
 
 // serverEntry is one server's part of the catalog: its meta and its tools,
@@ -71,13 +75,14 @@ func (p *preparedTool) toolFor(name string, meta ServerMeta) *Tool {
 		return p.built
 	}
 	p.built = &Tool{
-		Name:        name,
-		Server:      meta.Name,
-		RawTool:     p.raw,
-		Locality:    meta.Locality,
-		CostPerCall: meta.CostPerCall,
-		Stats:       p.stats,
-		validator:   p.validator,
+		Name:          name,
+		Server:        meta.Name,
+		RawTool:       p.raw,
+		Locality:      meta.Locality,
+		CostPerCall:   meta.CostPerCall,
+		CostPerSecond: meta.CostPerSecond,
+		Stats:         p.stats,
+		validator:     p.validator,
 	}
 	return p.built
 }

@@ -147,10 +147,11 @@ func (h *Hub) startLocked(ctx context.Context, m *managedServer) {
 		ClientInfo:     mcpgo.Implementation{Name: "toolhub", Version: h.opts.Version},
 		OnTools: func(server string, tools []RawTool) {
 			h.catalog.SetServer(ServerMeta{
-				Name:        spec.Name,
-				Locality:    spec.Locality,
-				CostPerCall: spec.CostPerCall,
-				Unprefixed:  spec.Unprefixed,
+				Name:          spec.Name,
+				Locality:      spec.Locality,
+				CostPerCall:   spec.CostPerCall,
+				CostPerSecond: spec.CostPerSecond,
+				Unprefixed:    spec.Unprefixed,
 			}, tools)
 		},
 		OnExtras: func(server string, extras serverExtras) {

@@ -169,7 +169,7 @@ func specEqual(a, b ServerSpec) bool {
 		a.URL == b.URL && maps.Equal(a.Headers, b.Headers) && oauthEqual(a.OAuth, b.OAuth) &&
 		a.InProcess == b.InProcess && a.Unprefixed == b.Unprefixed && a.Invalid == b.Invalid &&
 		a.Locality == b.Locality && slices.Equal(a.DisabledTools, b.DisabledTools) &&
-		a.Timeout == b.Timeout && a.CostPerCall == b.CostPerCall && a.ClientRoots == b.ClientRoots && a.NoClientRoots == b.NoClientRoots && a.Protocol == b.Protocol &&
+		a.Timeout == b.Timeout && a.CostPerCall == b.CostPerCall && a.CostPerSecond == b.CostPerSecond && a.ClientRoots == b.ClientRoots && a.NoClientRoots == b.NoClientRoots && a.Protocol == b.Protocol &&
 		a.MaxClientSessions == b.MaxClientSessions
 }
 

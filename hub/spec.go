@@ -83,6 +83,7 @@ type ServerSpec struct {
 	DisabledTools []string      // downstream tool names never put in the catalog
 	Timeout       time.Duration // per call; zero means the hub's default
 	CostPerCall   float64       // USD
+	CostPerSecond float64       // USD per second of a call's wall time, on top of CostPerCall
 }
 
 // Protocol names the MCP protocol a server is spoken to in.

@@ -51,7 +51,7 @@ func TestBuiltinToolSpecs(t *testing.T) {
 				if s.Name == "toolhub-web-search" && (s.Locality != hub.LocalityRemote || s.CostPerCall != 0.01) {
 					t.Errorf("web search spec %+v", s)
 				}
-				if s.Name == "toolhub-python" && (s.Locality != hub.LocalityLocal || s.CostPerCall != 0 || !s.Unprefixed) {
+				if s.Name == "toolhub-python" && (s.Locality != hub.LocalityLocal || s.CostPerCall != 0 || s.CostPerSecond != 0.0000083 || !s.Unprefixed) {
 					t.Errorf("python spec %+v", s)
 				}
 			}

@@ -41,8 +41,8 @@ func builtinToolSpecs(f *config.File, lookupEnv func(string) (string, bool), log
 	return specs, nil
 }
 
-// pythonSpec puts the python tool in the hub as a local, free, unprefixed
-// in-process server.
+// pythonSpec puts the python tool in the hub as a local, unprefixed
+// in-process server, priced by the second.
 func pythonSpec(cfg config.Python, log *slog.Logger) (hub.ServerSpec, bool) {
 	if cfg.Disabled {
 		return hub.ServerSpec{}, false
@@ -59,6 +59,13 @@ func pythonSpec(cfg config.Python, log *slog.Logger) (hub.ServerSpec, bool) {
 		log.Info("the python tool is not offered", "reason", err)
 		return hub.ServerSpec{}, false
 	}
-	return builtinSpec(tools.PythonServerName, p.Server(), hub.LocalityLocal,
-		max(cfg.MaxTimeout, tools.DefaultPythonMaxTimeout)+callSlack), true
+	spec := builtinSpec(tools.PythonServerName, p.Server(), hub.LocalityLocal,
+		max(cfg.MaxTimeout, tools.DefaultPythonMaxTimeout)+callSlack)
+	spec.CostPerSecond = pythonCostPerSecond
+	return spec, true
 }
+
+// pythonCostPerSecond is the python sandbox's price per second of a run,
+// the figure the orchestrator's rewards were computed with (protocol §6),
+// so an episode's cost counts code runs as the reference does.
+const pythonCostPerSecond = 0.0000083
