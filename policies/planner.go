@@ -14,6 +14,9 @@ type PlannerOptions struct {
 	Fallback    string  // the orchestrator's fallback policy ("" is retrieve-answer)
 	Temperature float64 // the orchestrator's sampling temperature
 	MaxTurns    int     // the configured turn limit (0: the preferences' own)
+	// Counter counts tokens for the prompt cuts (protocol §1): the
+	// orchestrator server's tokenizer where it has one; nil: the estimate.
+	Counter TokenCounter
 }
 
 // Planner is the conductor.Planner of toolhub: it picks the policy by name
@@ -92,9 +95,9 @@ func (p *Planner) Policy(name string) (conductor.Policy, string, error) {
 	if name == "" {
 		name = PolicyOrchestrator
 	}
-	orch := Orchestrator{Temperature: p.opts.Temperature}
+	orch := Orchestrator{Temperature: p.opts.Temperature, Counter: p.opts.Counter}
 	if p.opts.Fallback != "" && name == PolicyOrchestrator {
-		fb, err := NewFallback(p.opts.Fallback, Orchestrator{Temperature: p.opts.Temperature})
+		fb, err := NewFallback(p.opts.Fallback, Orchestrator{Temperature: p.opts.Temperature, Counter: p.opts.Counter})
 		if err != nil {
 			return nil, name, fmt.Errorf("orchestrator.fallback: %w", err)
 		}

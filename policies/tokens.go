@@ -4,7 +4,8 @@ import "unicode/utf8"
 
 // TokenCounter counts the tokens of a text as the orchestrator's tokenizer
 // would. The reference cuts with the Qwen3-8B tokenizer; a backend's
-// /tokenize endpoint is the exact way, EstimateCounter the offline one.
+// /tokenize endpoint is the exact way (llm.Tokenizer, which the daemon
+// gives the planner), EstimateCounter the offline one.
 type TokenCounter interface {
 	Count(text string) int
 }

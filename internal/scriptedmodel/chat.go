@@ -154,10 +154,17 @@ func (h *Handler) serveTokenize(w http.ResponseWriter, r *http.Request) {
 			Content string `json:"content"`
 		} `json:"messages"`
 	}
-	if err := json.NewDecoder(io.LimitReader(r.Body, maxRequestBytes)).Decode(&req); err != nil {
+	body, err := io.ReadAll(io.LimitReader(r.Body, maxRequestBytes))
+	if err == nil {
+		err = json.Unmarshal(body, &req)
+	}
+	if err != nil {
 		writeError(w, http.StatusBadRequest, "invalid JSON body: "+err.Error())
 		return
 	}
+	h.mu.Lock()
+	h.tokenizes = append(h.tokenizes, body)
+	h.mu.Unlock()
 	var text strings.Builder
 	text.WriteString(req.Prompt + req.Content)
 	for _, m := range req.Messages {

@@ -22,6 +22,7 @@ type Handler struct {
 	next         int
 	loop         bool
 	requests     [][]byte
+	tokenizes    [][]byte
 	loading      bool
 	loadingTurns int
 	loadingChats int
@@ -117,6 +118,18 @@ func (h *Handler) Requests() [][]byte {
 	defer h.mu.Unlock()
 	out := make([][]byte, len(h.requests))
 	for i, r := range h.requests {
+		out[i] = append([]byte(nil), r...)
+	}
+	return out
+}
+
+// TokenizeRequests returns a copy of every /tokenize request body, in
+// order.
+func (h *Handler) TokenizeRequests() [][]byte {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	out := make([][]byte, len(h.tokenizes))
+	for i, r := range h.tokenizes {
 		out[i] = append([]byte(nil), r...)
 	}
 	return out

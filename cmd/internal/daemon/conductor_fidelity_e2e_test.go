@@ -2,6 +2,7 @@ package daemon_test
 
 import (
 	"encoding/json"
+	"slices"
 	"strings"
 	"testing"
 
@@ -123,4 +124,39 @@ func userPrompt(t *testing.T, body []byte) string {
 	}
 	t.Fatal("no user message")
 	return ""
+}
+
+// Through a real `toolhub serve`, the prompt cuts count tokens with the
+// orchestrator server's own /tokenize (protocol §1: the reference cuts with
+// the orchestrator's tokenizer), in vLLM's request shape: the question is
+// counted there before the orchestrator's first request.
+func TestResearchCountsTokensWithTheOrchestratorsTokenizerThroughServe(t *testing.T) {
+	orch := scriptedmodel.New(scriptedmodel.ToolCallReply("", "answer", `{"model": "answer-1"}`))
+	defer orch.Close()
+	expert := scriptedmodel.New(scriptedmodel.RawTextReply(`\boxed{42}`))
+	defer expert.Close()
+	e := newConductorEnv(t, orch, expert)
+	c, _ := e.client(t)
+	const question = "What is six times seven?"
+	if _, tr, err := call(t.Context(), t, c, "research", map[string]any{"question": question}); err != nil || tr.Answer != "42" {
+		t.Fatalf("research: %v, trace %+v", err, tr)
+	}
+	var counted []string
+	for _, body := range orch.TokenizeRequests() {
+		var req struct {
+			Model            string `json:"model"`
+			Prompt           string `json:"prompt"`
+			AddSpecialTokens *bool  `json:"add_special_tokens"`
+		}
+		if err := json.Unmarshal(body, &req); err != nil {
+			t.Fatalf("tokenize request %s: %v", body, err)
+		}
+		if req.Model == "" || req.AddSpecialTokens == nil || *req.AddSpecialTokens {
+			t.Fatalf("tokenize request %s: want the model and add_special_tokens false", body)
+		}
+		counted = append(counted, req.Prompt)
+	}
+	if !slices.Contains(counted, question) {
+		t.Fatalf("the orchestrator's server counted %q, not the question", counted)
+	}
 }

@@ -155,7 +155,7 @@ func New(opts Options) (d *Daemon, err error) {
 	if err != nil {
 		return nil, fmt.Errorf("build daemon: %w", err)
 	}
-	engine, planner, err := newEngine(h, models, bus, opts.ModelOptions)
+	engine, planner, err := newEngine(h, models, bus, opts.ModelOptions, opts.Logger)
 	if err != nil {
 		return nil, fmt.Errorf("build daemon: %w", err)
 	}

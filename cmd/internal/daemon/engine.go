@@ -3,6 +3,7 @@ package daemon
 import (
 	"context"
 	"fmt"
+	"log/slog"
 
 	"github.com/toolhub/toolhub/conductor"
 	"github.com/toolhub/toolhub/config"
@@ -23,8 +24,9 @@ func LoadModels(f *config.File) (*config.Models, error) {
 }
 
 // newEngine builds the conductor over h's tools and the configured models:
-// episodes publish on bus, and the planner runs them under the preferences.
-func newEngine(h *hub.Hub, m *config.Models, bus *events.Bus, opts llm.ModelOptions) (*conductor.Engine, *policies.Planner, error) {
+// episodes publish on bus, and the planner runs them under the preferences,
+// cutting prompts by the orchestrator server's own token counts.
+func newEngine(h *hub.Hub, m *config.Models, bus *events.Bus, opts llm.ModelOptions, log *slog.Logger) (*conductor.Engine, *policies.Planner, error) {
 	endpoints := append([]llm.ModelEndpoint{m.Orchestrator}, m.Endpoints...)
 	models, err := llm.NewModels(endpoints, opts)
 	if err != nil {
@@ -38,8 +40,10 @@ func newEngine(h *hub.Hub, m *config.Models, bus *events.Bus, opts llm.ModelOpti
 	if err != nil {
 		return nil, nil, fmt.Errorf("build episodes: %w", err)
 	}
+	tokens := llm.NewTokenizer(models, m.Orchestrator.Name, llm.TokenizerOptions{
+		Estimate: policies.EstimateCounter{}.Count, Logger: log})
 	planner := policies.NewPlanner(policies.PlannerOptions{Policy: m.Policy, Fallback: m.Fallback,
-		Temperature: m.Temperature, MaxTurns: m.MaxTurns}, nil)
+		Temperature: m.Temperature, MaxTurns: m.MaxTurns, Counter: tokens}, nil)
 	engine, err := conductor.NewEngine(eps, planner, conductor.EngineOptions{Ready: h.WaitSettled})
 	if err != nil {
 		return nil, nil, err
