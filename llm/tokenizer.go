@@ -8,6 +8,8 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/toolhub/toolhub/hub"
 )
 
 // Defaults of TokenizerOptions.
@@ -32,12 +34,12 @@ type TokenizerOptions struct {
 	Now    func() time.Time // nil: time.Now
 }
 
-// Tokenizer counts tokens with the tokenizer of the server behind one
+// Tokenizer counts tokens with the tokenizer of the local server behind one
 // configured endpoint (POST /tokenize beside its /v1 root: vLLM's request
 // shape first, then llama-server's), which is how the reference counts
-// the orchestrator's prompt budgets (Qwen3-8B's tokenizer). A server
-// without /tokenize, or an endpoint that cannot be reached, is counted by
-// the estimate. Counts are cached per text. It is safe for concurrent use.
+// the orchestrator's prompt budgets (Qwen3-8B's tokenizer). A remote
+// endpoint, a server without /tokenize, or one that cannot be reached, is
+// counted by the estimate. Counts are cached per text. It is safe for concurrent use.
 type Tokenizer struct {
 	models *Models
 	name   string
@@ -70,6 +72,14 @@ func NewTokenizer(models *Models, name string, opts TokenizerOptions) *Tokenizer
 	return &Tokenizer{models: models, name: name, opts: opts, seed: maphash.MakeSeed()}
 }
 
+// countsLocally reports whether the endpoint's server may count a text:
+// only one on this machine, since a text counted may hold documents that
+// must not leave it (a cut made for a local fallback under local-only,
+// say), and not one reached through the calling client (sampling).
+func (m *Model) countsLocally() bool {
+	return !m.endpoint.Sampling && m.endpoint.BaseURL != "" && m.endpoint.Locality == hub.LocalityLocal
+}
+
 // tokenizeURL is the /tokenize path beside an OpenAI-compatible /v1 root
 // (vLLM and llama-server serve it at the server's root).
 func tokenizeURL(base string) string {
@@ -84,7 +94,7 @@ func (t *Tokenizer) Count(text string) int {
 		return 0
 	}
 	m, ok := t.models.Get(t.name)
-	if !ok || m.endpoint.Sampling || m.endpoint.BaseURL == "" {
+	if !ok || !m.countsLocally() {
 		return t.opts.Estimate(text)
 	}
 	url := tokenizeURL(m.endpoint.BaseURL)

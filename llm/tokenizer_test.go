@@ -8,6 +8,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/toolhub/toolhub/hub"
 )
 
 // fakeTokenServer answers /tokenize as one kind of server does and
@@ -87,6 +89,9 @@ func newTestTokenizer(t *testing.T, srv *fakeTokenServer, ep ModelEndpoint) (*To
 	t.Cleanup(ts.Close)
 	if ep.Name == "" {
 		ep.Name, ep.ModelID = "orch", "nvidia/Nemotron-Orchestrator-8B"
+	}
+	if ep.Locality == "" {
+		ep.Locality = hub.LocalityLocal
 	}
 	if ep.BaseURL == "" && !ep.Sampling {
 		ep.BaseURL = ts.URL + "/v1/"
@@ -173,6 +178,10 @@ func TestTokenizerWithoutAServer(t *testing.T) {
 			return tok
 		}()},
 		{"unknown model", NewTokenizer(&Models{}, "gone", TokenizerOptions{Estimate: estimate})},
+		{"remote endpoint", func() *Tokenizer { // what it counts must not leave the machine
+			tok, _ := newTestTokenizer(t, srv, ModelEndpoint{Name: "r", ModelID: "m", Locality: hub.LocalityRemote})
+			return tok
+		}()},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			if got := tc.tok.Count("a b c"); got != 5 {
@@ -198,7 +207,7 @@ func TestTokenizerFollowsAReload(t *testing.T) {
 	moved := &fakeTokenServer{kind: "vllm"}
 	ts := httptest.NewServer(moved)
 	defer ts.Close()
-	if err := tok.models.Replace([]ModelEndpoint{{Name: "orch", ModelID: "m", BaseURL: ts.URL + "/v1"}}); err != nil {
+	if err := tok.models.Replace([]ModelEndpoint{{Name: "orch", ModelID: "m", BaseURL: ts.URL + "/v1", Locality: hub.LocalityLocal}}); err != nil {
 		t.Fatal(err)
 	}
 	if got := tok.Count("a b"); got != 2 || moved.requests() != 1 {
