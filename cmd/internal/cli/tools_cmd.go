@@ -12,15 +12,17 @@ import (
 
 // toolView is one catalog entry as printed by `toolhub tools --json`.
 type toolView struct {
-	Name        string          `json:"name"`
-	Server      string          `json:"server"`
-	Original    string          `json:"original"`
-	Description string          `json:"description,omitempty"`
-	Locality    hub.Locality    `json:"locality"`
-	CostPerCall float64         `json:"costPerCall"`
-	Calls       int64           `json:"calls"`
-	LatencyMS   float64         `json:"latencyMs"`
-	InputSchema json.RawMessage `json:"inputSchema,omitempty"`
+	Name        string       `json:"name"`
+	Server      string       `json:"server"`
+	Original    string       `json:"original"`
+	Description string       `json:"description,omitempty"`
+	Locality    hub.Locality `json:"locality"`
+	CostPerCall float64      `json:"costPerCall"`
+	// CostPerSecond is USD per second of a call, on top of CostPerCall.
+	CostPerSecond float64         `json:"costPerSecond,omitempty"`
+	Calls         int64           `json:"calls"`
+	LatencyMS     float64         `json:"latencyMs"`
+	InputSchema   json.RawMessage `json:"inputSchema,omitempty"`
 }
 
 func newToolsCommand(g *globals) *cobra.Command {
@@ -55,8 +57,7 @@ server's tools; --json prints each tool's full input schema too.`,
 			}
 			t := newTable(g.stdio.Out, "NAME", "SERVER", "LOCALITY", "COST", "DESCRIPTION")
 			for _, tool := range tools {
-				t.row(tool.Name, tool.Server, string(tool.Locality),
-					strconv.FormatFloat(tool.CostPerCall, 'f', -1, 64), oneLine(tool.Description, 60))
+				t.row(tool.Name, tool.Server, string(tool.Locality), costText(tool), oneLine(tool.Description, 60))
 			}
 			if err := t.flush(); err != nil {
 				return err
@@ -68,6 +69,15 @@ server's tools; --json prints each tool's full input schema too.`,
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print JSON with full schemas")
 	cmd.Flags().StringVar(&server, "server", "", "only this server's tools")
 	return cmd
+}
+
+// costText is a tool's price: per call, and per second where it has one.
+func costText(t *hub.Tool) string {
+	s := strconv.FormatFloat(t.CostPerCall, 'f', -1, 64)
+	if t.CostPerSecond > 0 {
+		s += "+" + strconv.FormatFloat(t.CostPerSecond, 'f', -1, 64) + "/s"
+	}
+	return s
 }
 
 func hasServer(sts []hub.ServerStatus, name string) bool {
@@ -85,7 +95,7 @@ func toolViews(tools []*hub.Tool) []toolView {
 		v := t.Stats.View()
 		out = append(out, toolView{
 			Name: t.Name, Server: t.Server, Original: t.RawTool.Name, Description: t.Description,
-			Locality: t.Locality, CostPerCall: t.CostPerCall, Calls: v.Calls,
+			Locality: t.Locality, CostPerCall: t.CostPerCall, CostPerSecond: t.CostPerSecond, Calls: v.Calls,
 			LatencyMS: float64(v.Latency.Microseconds()) / 1000, InputSchema: t.InputSchema,
 		})
 	}
