@@ -39,7 +39,8 @@ type TokenizerOptions struct {
 // shape first, then llama-server's), which is how the reference counts
 // the orchestrator's prompt budgets (Qwen3-8B's tokenizer). A remote
 // endpoint, a server without /tokenize, or one that cannot be reached, is
-// counted by the estimate. Counts are cached per text. It is safe for concurrent use.
+// counted by the estimate. Counts are cached per text. It is safe for
+// concurrent use.
 type Tokenizer struct {
 	models *Models
 	name   string

@@ -61,7 +61,12 @@ func (m *Model) tokenize(ctx context.Context, url, text string, shape tokenizeSh
 		if err == nil {
 			return n, try, nil
 		}
-		if !errors.Is(err, errNoTokenizer) || shape != shapeUnknown {
+		if shape != shapeUnknown && errors.Is(err, errNoTokenizer) {
+			// The server counted in this shape before: a refusal now is
+			// about this text or a passing state, not a missing endpoint.
+			return 0, shape, fmt.Errorf("tokenize in the %s shape that worked before: %s", shape, err.Error())
+		}
+		if !errors.Is(err, errNoTokenizer) {
 			return 0, shape, err
 		}
 		if firstErr == nil {

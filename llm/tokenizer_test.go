@@ -242,3 +242,22 @@ func FuzzTokenizeReply(f *testing.F) {
 		}
 	})
 }
+
+// A server that counted before and then refuses a text is asked again
+// after the retry time, not given up on.
+func TestTokenizerKeepsAServerThatRefusesOnce(t *testing.T) {
+	srv := &fakeTokenServer{kind: "vllm"}
+	tok, clk := newTestTokenizer(t, srv, ModelEndpoint{})
+	if got := tok.Count("a b"); got != 2 {
+		t.Fatalf("Count = %d", got)
+	}
+	srv.setKind("none")
+	if got := tok.Count("c d e"); got != 5 {
+		t.Fatalf("Count on a refusal = %d, want the estimate", got)
+	}
+	srv.setKind("vllm")
+	clk.add(DefaultTokenizeRetry)
+	if got := tok.Count("c d e"); got != 3 {
+		t.Fatalf("Count after the retry time = %d, want the server's 3", got)
+	}
+}
