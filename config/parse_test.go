@@ -76,6 +76,9 @@ func describeServers(servers map[string]Server) string {
 			fmt.Fprintf(&b, "  oauth: clientId=%q clientSecret=%q scopes=%q authServerMetadataUrl=%q\n", o.ClientID, o.ClientSecret, o.Scopes, o.AuthServerMetadataURL)
 		}
 		fmt.Fprintf(&b, "  disabledTools=%q timeout=%v costPerCall=%v\n", s.DisabledTools, s.Timeout, s.CostPerCall)
+		if s.CostPerSecond != 0 {
+			fmt.Fprintf(&b, "  costPerSecond=%v\n", s.CostPerSecond)
+		}
 	}
 	return b.String()
 }

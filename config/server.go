@@ -13,7 +13,7 @@ import (
 // written back.
 var serverKeys = []string{
 	"type", "command", "args", "env", "cwd", "url", "headers",
-	"oauth", "locality", "enabled", "disabledTools", "timeout", "costPerCall", "unprefixed",
+	"oauth", "locality", "enabled", "disabledTools", "timeout", "costPerCall", "costPerSecond", "unprefixed",
 	"clientRoots", "maxClientSessions", "protocol",
 }
 
@@ -104,6 +104,8 @@ func (r *serverReader) field(m member) {
 		s.Timeout = r.timeout(m.value, what)
 	case "costPerCall":
 		s.CostPerCall, _ = d.number(m.value, what)
+	case "costPerSecond":
+		s.CostPerSecond, _ = d.number(m.value, what)
 	case "unprefixed":
 		s.Unprefixed = d.boolean(m.value, what)
 	case "clientRoots":

@@ -41,6 +41,7 @@ func serverFields(s Server) []field {
 	add("disabledTools", s.DisabledTools, len(s.DisabledTools) > 0)
 	add("timeout", formatDuration(s.Timeout), s.Timeout != 0)
 	add("costPerCall", s.CostPerCall, s.CostPerCall != 0)
+	add("costPerSecond", s.CostPerSecond, s.CostPerSecond != 0)
 	add("unprefixed", true, s.Unprefixed)
 	add("clientRoots", true, s.ClientRoots)
 	add("clientRoots", false, s.NoClientRoots)

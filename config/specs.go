@@ -98,6 +98,7 @@ func specOf(l *problemList, name string, s Server, lk Lookup) hub.ServerSpec {
 		DisabledTools: slices.Clone(s.DisabledTools),
 		Timeout:       s.Timeout,
 		CostPerCall:   s.CostPerCall,
+		CostPerSecond: s.CostPerSecond,
 		Unprefixed:    s.Unprefixed,
 		ClientRoots:   s.ClientRoots,
 		NoClientRoots: s.NoClientRoots,

@@ -69,7 +69,7 @@ func TestExpandEnv(t *testing.T) {
 
 const specsConfig = `{
   "mcpServers": {
-    "zeta": {"command": "z", "args": ["--flag"], "env": {"HOME_DIR": "${HOME}", "MODE": "${MODE:-fast}"}, "timeout": 5, "costPerCall": 0.5, "disabledTools": ["rm"], "clientRoots": true},
+    "zeta": {"command": "z", "args": ["--flag"], "env": {"HOME_DIR": "${HOME}", "MODE": "${MODE:-fast}"}, "timeout": 5, "costPerCall": 0.5, "costPerSecond": 0.25, "disabledTools": ["rm"], "clientRoots": true},
     "alpha": {"url": "https://api.example.com/mcp", "headers": {"Authorization": "Bearer ${API_TOKEN}"}},
     "local_sse": {"url": "http://127.0.0.1:9000/sse"},
     "off": {"command": "x", "enabled": false, "env": {"X": "${NEVER_SET}"}},
@@ -101,7 +101,7 @@ func TestSpecs(t *testing.T) {
 	}
 	if zeta.Transport != hub.TransportStdio || zeta.Locality != hub.LocalityLocal ||
 		zeta.Env["HOME_DIR"] != "/h" || zeta.Env["MODE"] != "fast" || zeta.Timeout.Seconds() != 5 ||
-		zeta.CostPerCall != 0.5 || zeta.DisabledTools[0] != "rm" || zeta.Args[0] != "--flag" || !zeta.ClientRoots {
+		zeta.CostPerCall != 0.5 || zeta.CostPerSecond != 0.25 || zeta.DisabledTools[0] != "rm" || zeta.Args[0] != "--flag" || !zeta.ClientRoots {
 		t.Errorf("zeta = %+v", zeta)
 	}
 	if f.MCPServers["zeta"].Env["HOME_DIR"] != "${HOME}" {

@@ -69,6 +69,9 @@ type Server struct {
 	Timeout time.Duration
 	// CostPerCall is in USD.
 	CostPerCall float64
+	// CostPerSecond is USD per second of a call's wall time, on top of
+	// CostPerCall (a sandbox billed by the second).
+	CostPerSecond float64
 	// Unprefixed exposes the server's tools under their own names instead
 	// of server__tool (for a single server fronted by toolhub).
 	Unprefixed bool

@@ -115,6 +115,9 @@ func (r *serverReader) validateToolhubKeys() {
 	if s.CostPerCall < 0 {
 		r.d.at(r.valueAt["costPerCall"], "%s: want a cost in USD >= 0, got %v", r.what("costPerCall"), s.CostPerCall)
 	}
+	if s.CostPerSecond < 0 {
+		r.d.at(r.valueAt["costPerSecond"], "%s: want a cost in USD per second >= 0, got %v", r.what("costPerSecond"), s.CostPerSecond)
+	}
 	if slices.Contains(s.DisabledTools, "") {
 		r.d.at(r.valueAt["disabledTools"], "%s: tool names must not be empty", r.what("disabledTools"))
 	}

@@ -30,7 +30,7 @@ func toolNames(tools []*Tool) []string {
 func TestCatalogSnapshotContents(t *testing.T) {
 	c := NewCatalog(nil)
 	c.SetServer(ServerMeta{Name: "fs", Locality: LocalityLocal}, rawTools("write", "read"))
-	c.SetServer(ServerMeta{Name: "web", Locality: LocalityRemote, CostPerCall: 0.01}, rawTools("fetch"))
+	c.SetServer(ServerMeta{Name: "web", Locality: LocalityRemote, CostPerCall: 0.01, CostPerSecond: 0.5}, rawTools("fetch"))
 	c.SetServer(ServerMeta{Name: "builtin", Unprefixed: true}, rawTools("python"))
 	snap := c.Snapshot()
 
@@ -45,7 +45,7 @@ func TestCatalogSnapshotContents(t *testing.T) {
 	if !ok {
 		t.Fatal("Lookup(web__fetch) found nothing")
 	}
-	if fetch.Server != "web" || fetch.RawTool.Name != "fetch" || fetch.Locality != LocalityRemote || fetch.CostPerCall != 0.01 {
+	if fetch.Server != "web" || fetch.RawTool.Name != "fetch" || fetch.Locality != LocalityRemote || fetch.CostPerCall != 0.01 || fetch.CostPerSecond != 0.5 {
 		t.Errorf("web__fetch = %+v", fetch)
 	}
 	if _, ok := snap.Lookup("fetch"); ok {

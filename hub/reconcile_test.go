@@ -238,6 +238,7 @@ func TestSpecEqualSeesEveryField(t *testing.T) {
 		{name: "locality", edit: func(s *ServerSpec) { s.Locality = LocalityRemote }},
 		{name: "timeout", edit: func(s *ServerSpec) { s.Timeout = 2 * time.Second }},
 		{name: "cost", edit: func(s *ServerSpec) { s.CostPerCall = 0.1 }},
+		{name: "cost per second", edit: func(s *ServerSpec) { s.CostPerSecond = 0.001 }},
 		{name: "disabled tools", edit: func(s *ServerSpec) { s.DisabledTools = []string{"x"} }},
 		{name: "invalid", edit: func(s *ServerSpec) { s.Invalid = "bad" }},
 		{name: "unprefixed", edit: func(s *ServerSpec) { s.Unprefixed = true }},

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"sort"
+	"strconv"
 	"strings"
 	"time"
 
@@ -72,10 +73,12 @@ func toolList(tools []*hub.Tool) []ui.ToolInfo {
 	return out
 }
 
-// toolFigures sum a server's tools: mean measured latency and cost per call.
+// toolFigures sum a server's tools: mean measured latency, cost per call
+// and per second of a call.
 type toolFigures struct {
-	latency time.Duration
-	cost    float64
+	latency   time.Duration
+	cost      float64
+	perSecond float64
 }
 
 func serverFigures(tools []*hub.Tool) map[string]toolFigures {
@@ -84,7 +87,7 @@ func serverFigures(tools []*hub.Tool) map[string]toolFigures {
 	out := map[string]toolFigures{}
 	for _, t := range tools {
 		f := out[t.Server]
-		f.cost = t.CostPerCall
+		f.cost, f.perSecond = t.CostPerCall, t.CostPerSecond
 		out[t.Server] = f
 		if v := t.Stats.View(); v.Calls > 0 {
 			sums[t.Server] += v.Latency
@@ -118,11 +121,7 @@ func serverInfo(s hub.ServerStatus, f toolFigures) ui.ServerInfo {
 	if s.Restarts > 0 {
 		info.State += " (" + ui.Plural(s.Restarts, "restart", "restarts") + ")"
 	}
-	if f.cost > 0 {
-		info.Cost = fmt.Sprintf("$%g/call", f.cost)
-	} else {
-		info.Cost = "free"
-	}
+	info.Cost = costText(f)
 	return info
 }
 
@@ -163,4 +162,18 @@ func (b *Backend) SetServerEnabled(ctx context.Context, name string, enabled boo
 // RestartServer implements ui.ServersBackend.
 func (b *Backend) RestartServer(ctx context.Context, name string) error {
 	return plainError(b.opts.Daemon.Hub().Restart(ctx, name))
+}
+
+// costText is a server's price as the Servers tab shows it.
+func costText(f toolFigures) string {
+	dollars := func(v float64) string { return "$" + strconv.FormatFloat(v, 'f', -1, 64) }
+	switch {
+	case f.cost > 0 && f.perSecond > 0:
+		return dollars(f.cost) + "/call + " + dollars(f.perSecond) + "/s"
+	case f.perSecond > 0:
+		return dollars(f.perSecond) + "/s"
+	case f.cost > 0:
+		return dollars(f.cost) + "/call"
+	}
+	return "free"
 }
