@@ -172,3 +172,29 @@ func (t *Tokenizer) settle(url string, key uint64, n int, shape tokenizeShape, e
 		t.cache[key] = n
 	}
 }
+
+// Counting says how t counts texts, asking the server once when it has not
+// been asked yet: by the server's /tokenize (server names the request shape,
+// "vllm" or "llama-server"), or by the estimate (server is empty, why says
+// why).
+func (t *Tokenizer) Counting() (server, why string) {
+	m, ok := t.models.Get(t.name)
+	switch {
+	case !ok:
+		return "", "no model named " + t.name
+	case m.endpoint.Sampling:
+		return "", "a sampling endpoint has no server of its own"
+	case !m.countsLocally():
+		return "", "a remote endpoint is never sent texts to count"
+	}
+	t.Count("How many tokens is this?")
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	switch {
+	case t.shape == shapeVLLM || t.shape == shapeLlama:
+		return t.shape.String(), ""
+	case t.shape == shapeNone:
+		return "", "the server has no /tokenize"
+	}
+	return "", "the server did not answer /tokenize"
+}

@@ -261,3 +261,24 @@ func TestTokenizerKeepsAServerThatRefusesOnce(t *testing.T) {
 		t.Fatalf("Count after the retry time = %d, want the server's 3", got)
 	}
 }
+
+func TestTokenizerCounting(t *testing.T) {
+	for _, tc := range []struct {
+		kind, server, why string
+		ep                ModelEndpoint
+	}{
+		{kind: "vllm", server: "vllm"},
+		{kind: "llama", server: "llama-server"},
+		{kind: "none", why: "no /tokenize"},
+		{kind: "down", why: "did not answer"},
+		{kind: "vllm", why: "remote endpoint", ep: ModelEndpoint{Name: "r", ModelID: "m", Locality: hub.LocalityRemote}},
+	} {
+		t.Run(tc.kind+" "+string(tc.ep.Locality), func(t *testing.T) {
+			tok, _ := newTestTokenizer(t, &fakeTokenServer{kind: tc.kind}, tc.ep)
+			server, why := tok.Counting()
+			if server != tc.server || !strings.Contains(why, tc.why) || (tc.why == "") != (why == "") {
+				t.Fatalf("Counting() = %q, %q; want %q and a reason with %q", server, why, tc.server, tc.why)
+			}
+		})
+	}
+}

@@ -31,9 +31,11 @@ func newModelStatusCommand(g *globals) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "status",
 		Short: "Show whether the orchestrator answers, its hosting and the GPUs",
-		Long: `Asks the orchestrator endpoint for its model list (GET {baseUrl}/models),
-probes the health URL of "orchestrator.launch" when one is configured, and lists
-NVIDIA GPUs with their memory (through nvidia-smi, when it is installed).
+		Long: `Asks the orchestrator endpoint for its model list (GET {baseUrl}/models) and
+whether its server counts tokens for the prompt cuts (POST /tokenize, asked of a
+local endpoint only; otherwise an estimate counts), probes the health URL of
+"orchestrator.launch" when one is configured, and lists NVIDIA GPUs with their
+memory (through nvidia-smi, when it is installed).
 
 Exit status 1 when the orchestrator does not answer: episodes then fall back to
 the no-model policy.`,

@@ -37,6 +37,10 @@ func TestModelStatus(t *testing.T) {
 		if !o.Reachable || len(o.ServedModels) != 1 || o.ServedModels[0] != scriptedmodel.DefaultModel || o.Locality != "local" {
 			t.Fatalf("orchestrator %+v", o)
 		}
+		if o.TokenCounts != "vllm" || o.TokenCountsWhy != "" || len(srv.TokenizeRequests()) != 1 {
+			t.Fatalf("token counts %q (%q) after %d /tokenize requests; want the server's, in vLLM's shape",
+				o.TokenCounts, o.TokenCountsWhy, len(srv.TokenizeRequests()))
+		}
 		if h == nil || !h.Healthy || h.StartTimeout != "20m0s" || h.Command[0] != "llama-server" {
 			t.Fatalf("hosting %+v", h)
 		}
@@ -46,7 +50,8 @@ func TestModelStatus(t *testing.T) {
 	})
 	t.Run("unreachable", func(t *testing.T) {
 		code, stdout, _ := runSub(t, newModelCommand, orchestratorConfig(t, fmt.Sprintf(`{"baseUrl": %q}`, down+"/v1")), "status")
-		for _, want := range []string{"reachable     no: unreachable", "the fallback policy decides", "hosting       not configured"} {
+		for _, want := range []string{"reachable     no: unreachable", "the fallback policy decides", "hosting       not configured",
+			"token counts  estimated at 2.7 bytes a token: the server did not answer /tokenize"} {
 			if !strings.Contains(stdout, want) {
 				t.Errorf("output lacks %q:\n%s", want, stdout)
 			}

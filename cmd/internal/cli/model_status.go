@@ -10,7 +10,9 @@ import (
 	"time"
 
 	"github.com/toolhub/toolhub/config"
+	"github.com/toolhub/toolhub/llm"
 	"github.com/toolhub/toolhub/modelhost"
+	"github.com/toolhub/toolhub/policies"
 )
 
 // modelProbeTimeout bounds each request model status sends.
@@ -30,6 +32,11 @@ type orchestratorStatus struct {
 	Reachable    bool     `json:"reachable"`
 	ServedModels []string `json:"servedModels,omitempty"`
 	Error        string   `json:"error,omitempty"`
+	// TokenCounts says how prompt cuts count tokens: by the server's
+	// /tokenize in "vllm" or "llama-server" request shape, or "estimate".
+	TokenCounts string `json:"tokenCounts"`
+	// TokenCountsWhy says why the estimate counts, when it does.
+	TokenCountsWhy string `json:"tokenCountsWhy,omitempty"`
 }
 
 // hostingStatus describes "orchestrator.launch" and whether its health URL
@@ -53,6 +60,7 @@ func probeModelStatus(ctx context.Context, m *config.Models) modelStatus {
 	} else {
 		st.Orchestrator.Reachable, st.Orchestrator.ServedModels = true, served
 	}
+	st.Orchestrator.TokenCounts, st.Orchestrator.TokenCountsWhy = tokenCounting(o)
 	if l := m.Launch; l != nil {
 		st.Hosting = &hostingStatus{Command: l.Command, Health: l.Health, StartTimeout: l.StartTimeout.String()}
 		if err := modelhost.CheckHealth(ctx, l.Health, modelProbeTimeout); err != nil {
@@ -63,6 +71,22 @@ func probeModelStatus(ctx context.Context, m *config.Models) modelStatus {
 	}
 	st.GPU = modelhost.DetectGPUs(ctx)
 	return st
+}
+
+// tokenCounting asks the orchestrator's server to count a text as the
+// prompt cuts do (llm.Tokenizer), and says whether it can.
+func tokenCounting(o llm.ModelEndpoint) (how, why string) {
+	models, err := llm.NewModels([]llm.ModelEndpoint{o}, llm.ModelOptions{})
+	if err != nil {
+		return "estimate", err.Error()
+	}
+	tok := llm.NewTokenizer(models, o.Name, llm.TokenizerOptions{
+		Estimate: policies.EstimateCounter{}.Count, Timeout: modelProbeTimeout})
+	server, why := tok.Counting()
+	if server == "" {
+		return "estimate", why
+	}
+	return server, ""
 }
 
 // listServedModels GETs {base}/models and returns the ids listed.
@@ -116,6 +140,12 @@ func printModelStatus(w io.Writer, st modelStatus) error {
 		t.row("reachable", "yes; serves models: "+orNone(strings.Join(o.ServedModels, ", ")))
 	} else {
 		t.row("reachable", "no: "+oneLine(o.Error, 100)+"; the fallback policy decides")
+	}
+	if o.TokenCounts == "estimate" {
+		t.row("token counts", "estimated at 2.7 bytes a token: "+o.TokenCountsWhy)
+	} else {
+		shape := map[string]string{"vllm": "vLLM's", "llama-server": "llama-server's"}[o.TokenCounts]
+		t.row("token counts", "by the server's /tokenize ("+shape+" request shape)")
 	}
 	if h := st.Hosting; h == nil {
 		t.row("hosting", `not configured (add "orchestrator.launch" to let toolhub start the server)`)
