@@ -52,28 +52,27 @@ type tokenizeReply struct {
 // llama-server's. Special tokens are not added: a cut counts the text
 // alone.
 func (m *Model) tokenize(ctx context.Context, url, text string, shape tokenizeShape) (int, tokenizeShape, error) {
-	var firstErr error
-	for _, try := range []tokenizeShape{shapeVLLM, shapeLlama} {
-		if shape != shapeUnknown && shape != try {
-			continue
-		}
-		n, err := m.tokenizeAs(ctx, url, text, try)
-		if err == nil {
-			return n, try, nil
-		}
-		if shape != shapeUnknown && errors.Is(err, errNoTokenizer) {
+	if shape != shapeUnknown {
+		n, err := m.tokenizeAs(ctx, url, text, shape)
+		if errors.Is(err, errNoTokenizer) {
 			// The server counted in this shape before: a refusal now is
 			// about this text or a passing state, not a missing endpoint.
-			return 0, shape, fmt.Errorf("tokenize in the %s shape that worked before: %s", shape, err.Error())
+			err = fmt.Errorf("tokenize in the %s shape that worked before: %s", shape, err.Error())
 		}
-		if !errors.Is(err, errNoTokenizer) {
-			return 0, shape, err
-		}
-		if firstErr == nil {
-			firstErr = err
-		}
+		return n, shape, err
 	}
-	return 0, shapeNone, firstErr
+	n, err := m.tokenizeAs(ctx, url, text, shapeVLLM)
+	if !errors.Is(err, errNoTokenizer) {
+		return n, shapeVLLM, err // counted, or a failure that may pass
+	}
+	n, llamaErr := m.tokenizeAs(ctx, url, text, shapeLlama)
+	switch {
+	case llamaErr == nil:
+		return n, shapeLlama, nil
+	case errors.Is(llamaErr, errNoTokenizer):
+		return 0, shapeNone, err
+	}
+	return 0, shapeUnknown, llamaErr
 }
 
 // tokenizeAs sends one request in shape. An answer of a kind that shape
