@@ -128,8 +128,11 @@ type foundTool struct {
 	Locality    hub.Locality `json:"locality,omitempty"`
 	LatencyMs   float64      `json:"latencyMs"` // 0 when never measured
 	CostPerCall float64      `json:"costPerCallUSD"`
-	Summary     string       `json:"description"`
-	Score       float64      `json:"score"`
+	// CostPerSecond is USD per second of a call's wall time, on top of
+	// CostPerCall (the python sandbox is billed so).
+	CostPerSecond float64 `json:"costPerSecondUSD,omitempty"`
+	Summary       string  `json:"description"`
+	Score         float64 `json:"score"`
 }
 
 // findToolsResult lists the hits as text for the model and as structured
@@ -144,17 +147,18 @@ func findToolsResult(query string, hits []searchHit, catalogSize int, expose Exp
 	}
 	for i, h := range hits {
 		f := foundTool{
-			Name:        h.Tool.Name,
-			Server:      h.Tool.Server,
-			Locality:    h.Tool.Locality,
-			LatencyMs:   latencyMs(h.Tool),
-			CostPerCall: h.Tool.CostPerCall,
-			Summary:     oneLine(h.Tool.Description, maxSummaryRunes),
-			Score:       roundScore(h.Score),
+			Name:          h.Tool.Name,
+			Server:        h.Tool.Server,
+			Locality:      h.Tool.Locality,
+			LatencyMs:     latencyMs(h.Tool),
+			CostPerCall:   h.Tool.CostPerCall,
+			CostPerSecond: h.Tool.CostPerSecond,
+			Summary:       oneLine(h.Tool.Description, maxSummaryRunes),
+			Score:         roundScore(h.Score),
 		}
 		found = append(found, f)
 		fmt.Fprintf(&b, "%d. %s (server %s, %s, %s, %s): %s\n", i+1, f.Name, f.Server,
-			localityText(f.Locality), latencyText(f.LatencyMs), costText(f.CostPerCall), f.Summary)
+			localityText(f.Locality), latencyText(f.LatencyMs), costText(f.CostPerCall, f.CostPerSecond), f.Summary)
 	}
 	writeDown(&b, down)
 	structured := map[string]any{"tools": found}
@@ -185,11 +189,19 @@ func latencyText(ms float64) string {
 	return strconv.FormatFloat(ms, 'f', 1, 64) + " ms"
 }
 
-func costText(usd float64) string {
-	if usd <= 0 {
-		return "free"
+// costText is a tool's price as find_tools says it: per call, per second
+// of the call's wall time, both, or free.
+func costText(perCall, perSecond float64) string {
+	dollars := func(v float64) string { return "$" + strconv.FormatFloat(v, 'f', -1, 64) }
+	switch {
+	case perCall > 0 && perSecond > 0:
+		return dollars(perCall) + " per call + " + dollars(perSecond) + " per second"
+	case perSecond > 0:
+		return dollars(perSecond) + " per second"
+	case perCall > 0:
+		return dollars(perCall) + " per call"
 	}
-	return "$" + strconv.FormatFloat(usd, 'f', -1, 64) + " per call"
+	return "free"
 }
 
 func roundScore(s float64) float64 {
