@@ -1,6 +1,9 @@
 package policies
 
-import "unicode/utf8"
+import (
+	"math"
+	"unicode/utf8"
+)
 
 // TokenCounter counts the tokens of a text as the orchestrator's tokenizer
 // would. The reference cuts with the Qwen3-8B tokenizer; a backend's
@@ -57,30 +60,60 @@ func keepTail(c TokenCounter, text string, n int) string {
 	if k, ok := c.(TailKeeper); ok {
 		return k.KeepTail(text, n)
 	}
-	if c.Count(text) <= n {
+	whole := c.Count(text)
+	if whole <= n {
 		return text
 	}
-	return searchTail(c, text, n)
+	return searchTail(c, text, n, whole)
 }
 
-// searchTail finds, by binary search over rune starts, the longest suffix
-// whose count is at most n. It assumes a suffix never counts more than a
-// longer suffix, which holds for tokenizers up to merge effects at the cut.
-func searchTail(c TokenCounter, text string, n int) string {
+// searchTail finds the longest suffix, starting on a rune, whose count is
+// at most n; whole is the count of all of text (more than n). It assumes a
+// suffix never counts more than a longer suffix, which holds for
+// tokenizers up to merge effects at the cut.
+//
+// Each count may be a request to the model server's /tokenize with a long
+// text, so the search interpolates (regula falsi, Illinois variant) rather
+// than halving: tokens are spread nearly evenly over a text, so the first
+// guess lands close and a 100,000-character cut takes a handful of counts
+// where bisection takes 17. Every step still narrows the bracket, and a
+// step that fails to halve it is followed by a halving, so the worst case
+// stays within twice bisection's count.
+func searchTail(c TokenCounter, text string, n, whole int) string {
 	starts := runeStarts(text)
-	lo, hi := 0, len(starts) // hi: the empty suffix, always within budget
-	for lo < hi {
-		mid := lo + (hi-lo)/2
-		if c.Count(text[starts[mid]:]) <= n {
-			hi = mid
-		} else {
-			lo = mid + 1
+	target := float64(n) + 0.5 // between "too many" and "fits"
+	// lo: a suffix known to count more than n; hi: one known to fit (the
+	// empty suffix at first). The answer is hi once they are adjacent.
+	lo, hi := 0, len(starts)
+	over, under := float64(whole)-target, -target
+	kept, bisect := 0, false // kept: the side kept by the last step (-1 lo, +1 hi)
+	for hi-lo > 1 {
+		width := hi - lo
+		mid := lo + width/2
+		if !bisect {
+			mid = lo + int(math.Round(over/(over-under)*float64(width)))
+			mid = min(max(mid, lo+1), hi-1)
 		}
+		got := float64(c.Count(text[starts[mid]:])) - target
+		if got > 0 {
+			lo, over = mid, got
+			if kept == +1 {
+				under /= 2 // hi kept twice: pull the next guess toward it
+			}
+			kept = +1
+		} else {
+			hi, under = mid, got
+			if kept == -1 {
+				over /= 2
+			}
+			kept = -1
+		}
+		bisect = !bisect && hi-lo > width/2
 	}
-	if lo == len(starts) {
+	if hi == len(starts) {
 		return ""
 	}
-	return text[starts[lo]:]
+	return text[starts[hi]:]
 }
 
 func runeStarts(text string) []int {
