@@ -1,10 +1,18 @@
 package policies
 
 import (
+	"bufio"
+	"compress/gzip"
+	"encoding/json"
+	"fmt"
 	"math/rand/v2"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 	"unicode/utf8"
+
+	"github.com/toolhub/toolhub/internal/testenv"
 )
 
 // wordCounter counts like a byte-pair tokenizer on English, closely enough
@@ -128,6 +136,70 @@ func TestSearchTailAgreesWithBisection(t *testing.T) {
 			t.Fatalf("n=%d: kept %q, want %q", n, firstRunes(got, 40), firstRunes(want, 40))
 		}
 	}
+}
+
+// On real documents (SciFact abstracts laid out as research mode's
+// context lays out search hits, read from ../shared/data) a cut to the
+// reference's budgets takes at most 10 counts where bisection takes 16 to
+// 19, and keeps the same tail. -v prints each case's counts.
+func TestSearchTailOnSciFact(t *testing.T) {
+	path := filepath.Join(testenv.RepoRoot(t), "..", "shared", "data", "beir", "scifact", "corpus.jsonl.gz")
+	abstracts := sciFactAbstracts(t, path, 400)
+	for _, docs := range []int{60, 150, 400} {
+		var b strings.Builder
+		for i, a := range abstracts[:docs] {
+			fmt.Fprintf(&b, "Doc %d: %s ...\n\n", i+1, firstRunes(a, 1200))
+		}
+		text := b.String()
+		for _, budget := range []int{8000, 12000, 26000} {
+			var c wordCounter
+			whole := c.Count(text)
+			if whole <= budget {
+				continue
+			}
+			c.calls = 0
+			got := searchTail(&c, text, budget, whole)
+			calls := c.calls
+			var bisect wordCounter
+			if want := bisectTail(&bisect, text, budget); got != want {
+				t.Errorf("%d docs, budget %d: kept %d bytes, bisection %d", docs, budget, len(got), len(want))
+			}
+			t.Logf("%d docs, %d bytes, %d tokens, budget %d: %d counts, bisection %d", docs, len(text), whole, budget, calls, bisect.calls)
+			if calls > 10 {
+				t.Errorf("%d docs, budget %d: %d counts, want at most 10", docs, budget, calls)
+			}
+		}
+	}
+}
+
+// sciFactAbstracts reads the first n abstracts of SciFact's corpus.
+func sciFactAbstracts(t *testing.T, path string, n int) []string {
+	t.Helper()
+	f, err := os.Open(path)
+	if err != nil {
+		t.Skipf("SciFact not found (../shared/data/beir/scifact beside the repository): %v", err)
+	}
+	defer f.Close()
+	gz, err := gzip.NewReader(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sc := bufio.NewScanner(gz)
+	sc.Buffer(make([]byte, 1<<20), 1<<20)
+	var out []string
+	for len(out) < n && sc.Scan() {
+		var doc struct {
+			Text string `json:"text"`
+		}
+		if err := json.Unmarshal(sc.Bytes(), &doc); err != nil {
+			t.Fatal(err)
+		}
+		out = append(out, doc.Text)
+	}
+	if len(out) < n {
+		t.Fatalf("%s: %d abstracts, want %d (%v)", path, len(out), n, sc.Err())
+	}
+	return out
 }
 
 func bisectCalls(text string, n int) int {
