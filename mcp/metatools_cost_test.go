@@ -42,3 +42,16 @@ func TestFindToolsSaysThePricePerSecond(t *testing.T) {
 		})
 	}
 }
+
+// describe_tool gives the price per second beside the price per call.
+func TestDescribeToolGivesThePricePerSecond(t *testing.T) {
+	raw, err := json.Marshal(describe(&hub.Tool{Name: "python", CostPerCall: 0.001, CostPerSecond: 0.0000083}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{`"costPerCallUSD":0.001`, `"costPerSecondUSD":0.0000083`} {
+		if !strings.Contains(string(raw), want) {
+			t.Errorf("describe_tool = %s, want %s", raw, want)
+		}
+	}
+}

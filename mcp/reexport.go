@@ -65,7 +65,10 @@ type toolDescription struct {
 	Annotations  json.RawMessage `json:"annotations,omitempty"`
 	Locality     hub.Locality    `json:"locality,omitempty"`
 	CostPerCall  float64         `json:"costPerCallUSD,omitempty"`
-	LatencyMs    float64         `json:"latencyMs,omitempty"`
+	// CostPerSecond is USD per second of a call's wall time, on top of
+	// CostPerCall.
+	CostPerSecond float64 `json:"costPerSecondUSD,omitempty"`
+	LatencyMs     float64 `json:"latencyMs,omitempty"`
 }
 
 func describe(t *hub.Tool) toolDescription {
@@ -74,16 +77,17 @@ func describe(t *hub.Tool) toolDescription {
 		schema = emptyObjectSchema
 	}
 	return toolDescription{
-		Name:         t.Name,
-		Server:       t.Server,
-		Title:        t.Title,
-		Description:  t.Description,
-		InputSchema:  schema,
-		OutputSchema: t.OutputSchema,
-		Annotations:  t.Annotations,
-		Locality:     t.Locality,
-		CostPerCall:  t.CostPerCall,
-		LatencyMs:    latencyMs(t),
+		Name:          t.Name,
+		Server:        t.Server,
+		Title:         t.Title,
+		Description:   t.Description,
+		InputSchema:   schema,
+		OutputSchema:  t.OutputSchema,
+		Annotations:   t.Annotations,
+		Locality:      t.Locality,
+		CostPerCall:   t.CostPerCall,
+		CostPerSecond: t.CostPerSecond,
+		LatencyMs:     latencyMs(t),
 	}
 }
 
