@@ -170,6 +170,21 @@ func LoadReplayWith(dir string, opts LoadOptions) (*ReplaySet, error) {
 	return &ReplaySet{Dir: dir, Models: models, Train: train, Test: clean, Dropped: dropped, Incomplete: incomplete}, nil
 }
 
+// readScoresError says why a replay set's scores could not be read: no
+// such folder, a folder that is not a replay set, or the read's own error.
+func readScoresError(dir, scores string, err error) error {
+	if st, serr := os.Stat(dir); serr != nil {
+		return fmt.Errorf("no replay set at %s: there is no such folder", dir)
+	} else if !st.IsDir() {
+		return fmt.Errorf("no replay set at %s: it is a file, and a replay set is a folder", dir)
+	}
+	if errors.Is(err, fs.ErrNotExist) {
+		return fmt.Errorf("%s is not a replay set: it has no %s (docs/replay-format.md lists the files; "+
+			"toolhub eval convert makes a set from a CSV of per-query outcomes)", dir, scores)
+	}
+	return fmt.Errorf("read replay scores: %w", err)
+}
+
 // readSplit reads one split's scores (ParseScores) and, from its queries
 // file, task families and choices.
 func readSplit(dir, split, scores, tasks string) ([]ReplayRow, error) {
@@ -179,7 +194,7 @@ func readSplit(dir, split, scores, tasks string) ([]ReplayRow, error) {
 		return nil, fmt.Errorf("%s: no %s: a set without a test split is scored on a part held out of train (--split validation)", dir, scores)
 	}
 	if err != nil {
-		return nil, fmt.Errorf("read replay scores: %w", err)
+		return nil, readScoresError(dir, scores, err)
 	}
 	rows, err := ParseScores(path, split, data)
 	if err != nil {

@@ -143,6 +143,31 @@ func TestEvalReplayLoaderRefusals(t *testing.T) {
 	}
 }
 
+// A path that is not a replay set is told apart from a set that is
+// broken: no such folder, a file, a folder without the train scores.
+func TestEvalReplayLoaderSaysWhatIsNotASet(t *testing.T) {
+	dir := t.TempDir()
+	file := filepath.Join(dir, "scores.csv")
+	if err := os.WriteFile(file, []byte("id,score\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	tests := []struct {
+		name, dir, want string
+	}{
+		{"no such folder", filepath.Join(dir, "typo"), "no replay set at " + filepath.Join(dir, "typo") + ": there is no such folder"},
+		{"a file", file, "no replay set at " + file + ": it is a file, and a replay set is a folder"},
+		{"a folder without scores", dir, dir + " is not a replay set: it has no scores_train.json"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			_, err := LoadReplay(tt.dir)
+			if err == nil || !strings.Contains(err.Error(), tt.want) {
+				t.Fatalf("err %v, want %q", err, tt.want)
+			}
+		})
+	}
+}
+
 func TestEvalReplayUnknownSizeHasNoLatency(t *testing.T) {
 	cands := `{"a":{"size":"","input_price":0.1,"output_price":0.1},"b":{"size":"70B","input_price":1,"output_price":1}}`
 	train := []ReplayRow{row("", "q1", map[string]float64{"a": 1, "b": 1})}

@@ -63,7 +63,8 @@ func TestEvalCommandUsageErrors(t *testing.T) {
 		{"journal in a missing directory", []string{"--tasks", tasks, "--policy", "cheapest", "--journal", filepath.Join(dir, "none", "j.jsonl")},
 			"--journal " + filepath.Join(dir, "none", "j.jsonl") + ": no directory"},
 		{"bad task file says where", []string{"--tasks", tasks, "--policy", "cheapest"}, tasks + `:2: missing "answer"`},
-		{"missing replay dir", []string{"--replay", filepath.Join(dir, "none")}, "scores_train.json"},
+		{"missing replay dir", []string{"--replay", filepath.Join(dir, "none")}, "there is no such folder"},
+		{"replay dir without scores", []string{"--replay", dir}, "is not a replay set: it has no scores_train.json"},
 		{"unknown replay policy", []string{"--replay", routingReplayDir(t), "--policy", "smartest"}, `unknown replay policy "smartest"`},
 	}
 	for _, tc := range cases {

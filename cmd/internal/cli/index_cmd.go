@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"slices"
@@ -51,7 +52,9 @@ reported and the rest goes on; the exit status is then 1.`,
 		Example: "  toolhub index add ~/notes ~/papers\n  toolhub index add",
 		RunE: func(cmd *cobra.Command, args []string) error {
 			for _, p := range args {
-				if _, err := os.Stat(p); err != nil {
+				if _, err := os.Stat(p); errors.Is(err, fs.ErrNotExist) {
+					return asUsage(fmt.Errorf("no file or folder at %s", p))
+				} else if err != nil {
 					return asUsage(err)
 				}
 			}

@@ -111,8 +111,9 @@ func TestIndexAddNeedsSomethingToIndex(t *testing.T) {
 
 func TestIndexAddMissingPath(t *testing.T) {
 	cfg := docsConfig(t, fmt.Sprintf(`{"dir": %q}`, t.TempDir()))
-	code, _, errOut := runSub(t, newIndexCommand, cfg, "add", filepath.Join(t.TempDir(), "typo"))
-	if code != exitUsage || !strings.Contains(errOut, "no such file or directory") {
+	typo := filepath.Join(t.TempDir(), "typo")
+	code, _, errOut := runSub(t, newIndexCommand, cfg, "add", typo)
+	if code != exitUsage || !strings.Contains(errOut, "no file or folder at "+typo) {
 		t.Fatalf("exit %d: %s", code, errOut)
 	}
 }
