@@ -9,6 +9,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/toolhub/toolhub/conductor"
 	"github.com/toolhub/toolhub/config"
 	"github.com/toolhub/toolhub/hub"
 )
@@ -186,7 +187,7 @@ func (g *globals) reportProblems(err error) error {
 		return asUsage(err)
 	}
 	fmt.Fprintln(g.stdio.Out, pe.Error())
-	return usageError("%d problem(s) in the config", len(pe.Problems))
+	return usageError("%s in the config", conductor.Count(len(pe.Problems), "problem"))
 }
 
 // serverList prints " (a, b, c [disabled])" for a listing, or "".

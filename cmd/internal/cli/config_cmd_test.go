@@ -190,7 +190,7 @@ func TestConfigPathInitCheck(t *testing.T) {
 		{name: "check reports unset variables", args: []string{"--config", "HOME/c.json", "config", "check"}, wantCode: 2,
 			setup:      func(t *testing.T, home string) { mustWrite(t, filepath.Join(home, "c.json"), goodConfig) },
 			wantStdout: []string{`HOME/c.json:4:44: server "a": env.TOKEN: environment variable CFG_TEST_TOKEN is not set`},
-			wantStderr: []string{"1 problem(s) in the config"}},
+			wantStderr: []string{"1 problem in the config"}},
 		{name: "check reports every problem", args: []string{"--config", "HOME/c.json", "config", "check"}, wantCode: 2,
 			setup: func(t *testing.T, home string) {
 				mustWrite(t, filepath.Join(home, "c.json"), "{\"mcpServer\": {},\n \"documents\": {\"roots\": 1}}")
@@ -203,7 +203,7 @@ func TestConfigPathInitCheck(t *testing.T) {
 			},
 			wantStdout: []string{`HOME/c.json:1:17: server "bad": needs "command"`,
 				`HOME/c.json:2:37: server "a": env.T: environment variable CFG_TEST_UNSET is not set`},
-			wantStderr: []string{"2 problem(s) in the config"}},
+			wantStderr: []string{"2 problems in the config"}},
 		{name: "check warns of an absolute command where no file is", args: []string{"--config", "HOME/c.json", "config", "check"},
 			setup: func(t *testing.T, home string) {
 				quoted, _ := json.Marshal(filepath.Join(home, "gone", "srv"))

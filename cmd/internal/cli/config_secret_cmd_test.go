@@ -47,7 +47,7 @@ func TestImportMovesSecretsIntoTheStore(t *testing.T) {
 			t.Errorf("stdout lacks %q:\n%s", want, out)
 		}
 	}
-	if !strings.Contains(errOut, "moving 2 literal secret(s) (github.GITHUB_PERSONAL_ACCESS_TOKEN, openai.Authorization) into file ") {
+	if !strings.Contains(errOut, "moving 2 literal secrets (github.GITHUB_PERSONAL_ACCESS_TOKEN, openai.Authorization) into file ") {
 		t.Errorf("stderr does not say the secrets are moved:\n%s", errOut)
 	}
 	code, out, errOut = runConfigCmd(t, "config", "import", vscode)

@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/toolhub/toolhub/cmd/internal/daemon"
+	"github.com/toolhub/toolhub/conductor"
 	"github.com/toolhub/toolhub/config"
 	"github.com/toolhub/toolhub/secrets"
 )
@@ -31,8 +32,8 @@ func (m *secretMover) move(plan *config.AddPlan) error {
 	if m.store == nil {
 		store, err := m.g.openSecrets()
 		if err != nil {
-			return fmt.Errorf("nothing written: the servers hold %d literal secret(s) (%s), toolhub copies none into its config, and the secret store cannot be opened: %w",
-				len(pending), strings.Join(pending, ", "), err)
+			return fmt.Errorf("nothing written: the servers hold %s (%s), toolhub copies none into its config, and the secret store cannot be opened: %w",
+				conductor.Count(len(pending), "literal secret"), strings.Join(pending, ", "), err)
 		}
 		m.store = store
 	}
@@ -61,12 +62,12 @@ func (m *secretMover) ask(pending []string) error {
 	m.asked = true
 	where := m.store.Backend()
 	if _, ok := terminalFd(m.g.stdio.In); !ok {
-		fmt.Fprintf(m.g.stdio.Err, "moving %d literal secret(s) (%s) into %s: toolhub keeps none in its config (stdin is not a terminal, so not asking)\n",
-			len(pending), strings.Join(pending, ", "), where)
+		fmt.Fprintf(m.g.stdio.Err, "moving %s (%s) into %s: toolhub keeps none in its config (stdin is not a terminal, so not asking)\n",
+			conductor.Count(len(pending), "literal secret"), strings.Join(pending, ", "), where)
 		m.approved = true
 		return nil
 	}
-	ok, err := confirm(m.g.stdio.In, m.g.stdio.Err, fmt.Sprintf("Move %d secret(s) (%s) into %s?", len(pending), strings.Join(pending, ", "), where))
+	ok, err := confirm(m.g.stdio.In, m.g.stdio.Err, fmt.Sprintf("Move %s (%s) into %s?", conductor.Count(len(pending), "secret"), strings.Join(pending, ", "), where))
 	m.approved = ok
 	return err
 }
