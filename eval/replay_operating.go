@@ -139,17 +139,21 @@ func summariseRouters(set *ReplaySet, opts ReplayOptions, pols []ReplayPolicy, r
 	strong := PolicyResult{Name: StrongestName, Accuracy: strongP.Accuracy, CostUSD: strongP.CostUSD}
 	weakP := measure(set, fixedChoice(cheapestOnTrain(set.Models, set.Train)))
 	weak := PolicyResult{Name: CheapestName, Accuracy: weakP.Accuracy, CostUSD: weakP.CostUSD}
-	routers := routersOf(pols)
+	// A router without a sweep (no single model was scored beside it) has
+	// no operating point to choose, and no steps in that stage.
+	var routers []knnPolicy
+	var out []*SweepSummary
+	for _, k := range routersOf(pols) {
+		if s := summariseSweep(results, k.router); s != nil {
+			routers, out = append(routers, k), append(out, s)
+		}
+	}
 	operating := set.splitName() != SplitValidation && set.crossValidates()
 	if len(routers) > 0 && operating {
 		opts.steps.start(StageOperating, len(routers)*OperatingFolds)
 	}
-	var out []*SweepSummary
-	for _, k := range routers {
-		s := summariseSweep(results, k.router)
-		if s == nil {
-			continue
-		}
+	for i, k := range routers {
+		s := out[i]
 		gridMeasures(s, routerPoints(set, k.cache, k.router, AIQGrid, opts.Latency), strong, weak)
 		if operating {
 			op, err := chooseOperatingPoint(set, opts, k.router)
@@ -160,7 +164,6 @@ func summariseRouters(set *ReplaySet, opts ReplayOptions, pols []ReplayPolicy, r
 			op.Accuracy, op.Cost = pt.Accuracy, per1k(pt.CostUSD)
 			s.Operating = op
 		}
-		out = append(out, s)
 	}
 	return out, nil
 }

@@ -68,3 +68,29 @@ func TestEvalReplayValidationProgressHasNoOperatingStage(t *testing.T) {
 		t.Fatal(err)
 	}
 }
+
+// Routers scored without any single model have no sweep and so no
+// operating point: the replay then has no operating stage, rather than one
+// that starts and never counts up.
+func TestEvalReplayRoutersAloneHaveNoOperatingStage(t *testing.T) {
+	var stages []string
+	last := map[string]ReplayProgress{}
+	opts := ReplayOptions{Policies: []string{KNNName}, CostWeights: []float64{0, 0.2},
+		Progress: func(p ReplayProgress) {
+			if !slices.Contains(stages, p.Stage) {
+				stages = append(stages, p.Stage)
+			}
+			last[p.Stage] = p
+		}}
+	if _, err := Replay(syntheticSet(t), opts); err != nil {
+		t.Fatal(err)
+	}
+	if want := []string{StageTraining, StageScoring}; !slices.Equal(stages, want) {
+		t.Errorf("stages %q, want %q", stages, want)
+	}
+	for stage, p := range last {
+		if p.Done != p.Total {
+			t.Errorf("stage %q ended at %d of %d", stage, p.Done, p.Total)
+		}
+	}
+}
