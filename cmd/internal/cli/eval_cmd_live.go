@@ -147,22 +147,28 @@ func (f *evalFlags) journalPath() (string, error) {
 	return filepath.Join(dir, base+"-"+hex.EncodeToString(sum[:6])+".jsonl"), nil
 }
 
-// evalBar shows episodes done, running accuracy and spend on a terminal.
-type evalBar struct{ bar *progressbar.ProgressBar }
+// evalBar shows episodes done, running accuracy and spend on a terminal,
+// and as progressLines elsewhere (a log, a pipe).
+type evalBar struct {
+	bar   *progressbar.ProgressBar
+	lines *progressLines // off a terminal
+}
 
 func (f *evalFlags) newBar(g *globals) *evalBar {
 	if !isTerminal(g.stdio.Err) {
-		return &evalBar{}
+		return &evalBar{lines: &progressLines{w: g.stdio.Err}}
 	}
 	return &evalBar{bar: g.stageBar(-1, "eval")}
 }
 
 func (b *evalBar) update(p eval.Progress) {
+	figures := fmt.Sprintf("acc %.3f  $%.4f", p.Accuracy, p.SpendUSD)
 	if b.bar == nil {
+		b.lines.report("eval: episodes", p.Done, p.Total, figures)
 		return
 	}
 	b.bar.ChangeMax(p.Total)
-	b.bar.Describe(fmt.Sprintf("eval  acc %.3f  $%.4f", p.Accuracy, p.SpendUSD))
+	b.bar.Describe("eval  " + figures)
 	_ = b.bar.Set(p.Done)
 }
 

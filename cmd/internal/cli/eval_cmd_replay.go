@@ -34,10 +34,12 @@ func (f *evalFlags) runReplay(cmd *cobra.Command, g *globals, pref policies.Pref
 }
 
 // replayProgress draws the replay's stage and its count on stderr while a
-// terminal watches; the second function clears it.
+// terminal watches; the second function clears it. Elsewhere (a log, a
+// pipe) it writes progressLines.
 func (g *globals) replayProgress() (func(eval.ReplayProgress), func()) {
 	if !isTerminal(g.stdio.Err) {
-		return nil, func() {}
+		lines := &progressLines{w: g.stdio.Err}
+		return func(p eval.ReplayProgress) { lines.report("replay: "+p.Stage, p.Done, p.Total, "") }, func() {}
 	}
 	var bar *progressbar.ProgressBar
 	stage := ""

@@ -64,6 +64,28 @@ func TestEvalReplayValidationNeedsNoTestFile(t *testing.T) {
 	}
 }
 
+// Off a terminal (a log, a pipe), a replay writes on stderr where it is:
+// each stage's first line (0 of its steps) and its last (all of them) at
+// least; stdout holds the report alone.
+func TestEvalReplayNamesItsStagesInALog(t *testing.T) {
+	pool := smallPool(t, 40)
+	code, stdout, stderr := runSub(t, newEvalCommand, "", "--replay", pool, "--policy", "singles,knn", "--cost-weights", "0,0.5", "--json")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	stages := map[string]int{"training routers": 1, "scoring policies": 4, "choosing operating points": 5}
+	for stage, steps := range stages {
+		for _, want := range []string{fmt.Sprintf("replay: %s: 0/%d\n", stage, steps), fmt.Sprintf("replay: %s: %d/%d\n", stage, steps, steps)} {
+			if !strings.Contains(stderr, want) {
+				t.Errorf("stderr lacks %q:\n%s", want, stderr)
+			}
+		}
+	}
+	if strings.Contains(stdout, "replay:") {
+		t.Errorf("stdout carries the stages: %s", stdout)
+	}
+}
+
 // TestEvalReplayReportsEachCostWeightOnce: a weight given twice, or as -0
 // beside 0, is one sweep point and one row.
 func TestEvalReplayReportsEachCostWeightOnce(t *testing.T) {

@@ -266,10 +266,20 @@ func printIngestReport(w io.Writer, rep retriever.IngestReport) {
 }
 
 // ingestProgress draws a progress bar on stderr while a terminal watches;
-// the second function clears it.
+// the second function clears it. Elsewhere (a log, a pipe) it writes
+// progressLines: files indexed once the walk has counted them, then chunks
+// embedded.
 func (g *globals) ingestProgress() (func(retriever.Event), func()) {
 	if !isTerminal(g.stdio.Err) {
-		return nil, func() {}
+		lines := &progressLines{w: g.stdio.Err}
+		return func(ev retriever.Event) {
+			switch {
+			case ev.Kind == retriever.EventEmbedded:
+				lines.report("embedding: chunks", ev.Done, ev.Total, "")
+			case ev.Kind != retriever.EventDone && ev.Total > 0:
+				lines.report("indexing: files", ev.Done, ev.Total, "")
+			}
+		}, func() {}
 	}
 	var bar *progressbar.ProgressBar
 	progress := func(ev retriever.Event) {
