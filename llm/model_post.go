@@ -38,7 +38,14 @@ func completionsURL(base string) string {
 // returns the response body. A plain request, no SDK: linking one costs
 // every toolhub process megabytes of start-up pages for a single POST.
 func (m *Model) post(ctx context.Context, body []byte) ([]byte, error) {
-	req, err := http.NewRequestWithContext(ctx, http.MethodPost, m.url, bytes.NewReader(body))
+	return m.postJSON(ctx, m.url, body, maxReplyBytes)
+}
+
+// postJSON POSTs a JSON body to url with the endpoint's key and returns the
+// response body, at most limit bytes; an answer outside 2xx is a
+// *statusError.
+func (m *Model) postJSON(ctx context.Context, url string, body []byte, limit int) ([]byte, error) {
+	req, err := http.NewRequestWithContext(ctx, http.MethodPost, url, bytes.NewReader(body))
 	if err != nil {
 		return nil, fmt.Errorf("build request: %w", err)
 	}
@@ -52,19 +59,19 @@ func (m *Model) post(ctx context.Context, body []byte) ([]byte, error) {
 		return nil, err
 	}
 	defer resp.Body.Close()
-	raw, err := io.ReadAll(io.LimitReader(resp.Body, maxReplyBytes+1))
+	raw, err := io.ReadAll(io.LimitReader(resp.Body, int64(limit)+1))
 	if err != nil {
 		return nil, fmt.Errorf("read the reply: %w", err)
 	}
-	if len(raw) > maxReplyBytes {
-		return nil, fmt.Errorf("the reply is over %d MiB", maxReplyBytes>>20)
+	if len(raw) > limit {
+		return nil, fmt.Errorf("the reply is over %d MiB", limit>>20)
 	}
 	if resp.StatusCode < 200 || resp.StatusCode > 299 {
 		quoted := bytes.TrimSpace(raw)
 		if len(quoted) > maxErrorBody {
 			quoted = quoted[:maxErrorBody]
 		}
-		return nil, &statusError{URL: m.url, StatusCode: resp.StatusCode, Body: string(quoted), Header: resp.Header}
+		return nil, &statusError{URL: url, StatusCode: resp.StatusCode, Body: string(quoted), Header: resp.Header}
 	}
 	return raw, nil
 }

@@ -1,12 +1,10 @@
 package llm
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"net/http"
 )
 
@@ -89,28 +87,16 @@ func (m *Model) tokenizeAs(ctx context.Context, url, text string, shape tokenize
 	if err != nil {
 		return 0, fmt.Errorf("encode the tokenize request: %w", err)
 	}
-	req, err := http.NewRequestWithContext(ctx, http.MethodPost, url, bytes.NewReader(raw))
-	if err != nil {
-		return 0, fmt.Errorf("build the tokenize request: %w", err)
-	}
-	req.Header.Set("Content-Type", "application/json")
-	if m.key != "" {
-		req.Header.Set("Authorization", "Bearer "+m.key)
-	}
-	resp, err := m.http.Do(req)
-	if err != nil {
+	answer, err := m.postJSON(ctx, url, raw, maxTokenizeReply)
+	var status *statusError
+	switch {
+	case errors.As(err, &status) && status.StatusCode != http.StatusRequestTimeout &&
+		status.StatusCode != http.StatusTooManyRequests && status.StatusCode < 500:
+		return 0, fmt.Errorf("%w: %s answered http %d", errNoTokenizer, shape, status.StatusCode)
+	case errors.As(err, &status):
+		return 0, fmt.Errorf("tokenize: http %d", status.StatusCode)
+	case err != nil:
 		return 0, err
-	}
-	defer resp.Body.Close()
-	answer, err := io.ReadAll(io.LimitReader(resp.Body, maxTokenizeReply))
-	if err != nil {
-		return 0, fmt.Errorf("read the tokenize answer: %w", err)
-	}
-	if resp.StatusCode >= 500 || resp.StatusCode == http.StatusRequestTimeout || resp.StatusCode == http.StatusTooManyRequests {
-		return 0, fmt.Errorf("tokenize: http %d", resp.StatusCode)
-	}
-	if resp.StatusCode != http.StatusOK {
-		return 0, fmt.Errorf("%w: %s answered http %d", errNoTokenizer, shape, resp.StatusCode)
 	}
 	return readTokenizeReply(answer, shape)
 }
