@@ -192,16 +192,7 @@ func latencyText(ms float64) string {
 // costText is a tool's price as find_tools says it: per call, per second
 // of the call's wall time, both, or free.
 func costText(perCall, perSecond float64) string {
-	dollars := func(v float64) string { return "$" + strconv.FormatFloat(v, 'f', -1, 64) }
-	switch {
-	case perCall > 0 && perSecond > 0:
-		return dollars(perCall) + " per call + " + dollars(perSecond) + " per second"
-	case perSecond > 0:
-		return dollars(perSecond) + " per second"
-	case perCall > 0:
-		return dollars(perCall) + " per call"
-	}
-	return "free"
+	return hub.PriceText(perCall, perSecond, " per call", " per second")
 }
 
 func roundScore(s float64) float64 {

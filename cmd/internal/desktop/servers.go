@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"sort"
-	"strconv"
 	"strings"
 	"time"
 
@@ -166,14 +165,5 @@ func (b *Backend) RestartServer(ctx context.Context, name string) error {
 
 // costText is a server's price as the Servers tab shows it.
 func costText(f toolFigures) string {
-	dollars := func(v float64) string { return "$" + strconv.FormatFloat(v, 'f', -1, 64) }
-	switch {
-	case f.cost > 0 && f.perSecond > 0:
-		return dollars(f.cost) + "/call + " + dollars(f.perSecond) + "/s"
-	case f.perSecond > 0:
-		return dollars(f.perSecond) + "/s"
-	case f.cost > 0:
-		return dollars(f.cost) + "/call"
-	}
-	return "free"
+	return hub.PriceText(f.cost, f.perSecond, "/call", "/s")
 }
