@@ -73,6 +73,9 @@ func researchContext(problem string, st ResearchState, c TokenCounter) string {
 	codeAttempts := codeText(st.Code) + attemptsText(st.Attempts, c)
 	cut := cutWithFenceRepair(c, codeAttempts, researchCodeBudget)
 
+	// The reference compares the count of code and attempts before their
+	// cut (cut_seq's effective_length): output past the budget leaves the
+	// cut code alone in the context, without the documents.
 	budget := researchContextBudget - c.Count(problem)
 	if c.Count(codeAttempts) >= budget {
 		return cut

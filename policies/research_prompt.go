@@ -55,17 +55,22 @@ func ResearchRequest(model string, temperature float64, msgs []Message, tools []
 	return toolRequest(model, temperature, msgs, tools, ResearchMaxTokens)
 }
 
+// toolRequest is a turn's request. With no tools to offer (a tool-mode
+// episode whose preferences allow no tool and no expert) it names no
+// tool_choice and no parallel_tool_calls either: vLLM refuses a tool_choice
+// other than "none" without tools, and OpenAI refuses parallel_tool_calls.
 func toolRequest(model string, temperature float64, msgs []Message, tools []Tool, maxTokens int) ChatRequest {
-	parallel := true
-	return ChatRequest{
-		Model:             model,
-		Messages:          msgs,
-		Tools:             tools,
-		ToolChoice:        "auto",
-		Temperature:       float64Ptr(temperature),
-		MaxTokens:         maxTokens,
-		ParallelToolCalls: &parallel,
+	req := ChatRequest{
+		Model:       model,
+		Messages:    msgs,
+		Temperature: float64Ptr(temperature),
+		MaxTokens:   maxTokens,
 	}
+	if len(tools) > 0 {
+		parallel := true
+		req.Tools, req.ToolChoice, req.ParallelToolCalls = tools, "auto", &parallel
+	}
+	return req
 }
 
 // researchTool is one of the three alias tools of research mode, with its
