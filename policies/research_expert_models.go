@@ -11,6 +11,7 @@ import (
 // family and how it samples from it.
 type expertFamily struct {
 	name        string
+	window      int // the model's own context window, which the row's budgets fit
 	docChars    int // characters of each document; 0 = full text
 	code, total int // tokens: code results, then everything
 	temperature float64
@@ -24,12 +25,12 @@ type expertFamily struct {
 // they accept only temperature 1 and max_completion_tokens, like GPT-5,
 // whose row they take.
 var (
-	familyGPT5  = expertFamily{name: "gpt-5", code: 40000, total: 120000, temperature: 1, maxTokens: 40000, completionTokens: true}
-	familyQwen3 = expertFamily{name: "qwen3", docChars: 1000, code: 12000, total: 24000, temperature: 0.2, maxTokens: 8000}
-	familyCoder = expertFamily{name: "qwen2.5-coder", docChars: 1000, code: 16000, total: 24000, temperature: 0.2, maxTokens: 8000}
-	familyLlama = expertFamily{name: "llama-3.3", code: 10000, total: 80000, temperature: 0.2, maxTokens: 40000}
-	familyMath  = expertFamily{name: "qwen2.5-math", docChars: 1000, code: 1000, total: 2000, temperature: 0.2, maxTokens: 8000}
-	familyMath7 = expertFamily{name: "qwen2.5-math-7b", docChars: 1000, code: 1000, total: 2000, temperature: 0.2, maxTokens: 2000}
+	familyGPT5  = expertFamily{name: "gpt-5", window: 400000, code: 40000, total: 120000, temperature: 1, maxTokens: 40000, completionTokens: true}
+	familyQwen3 = expertFamily{name: "qwen3", window: 32768, docChars: 1000, code: 12000, total: 24000, temperature: 0.2, maxTokens: 8000}
+	familyCoder = expertFamily{name: "qwen2.5-coder", window: 32768, docChars: 1000, code: 16000, total: 24000, temperature: 0.2, maxTokens: 8000}
+	familyLlama = expertFamily{name: "llama-3.3", window: 131072, code: 10000, total: 80000, temperature: 0.2, maxTokens: 40000}
+	familyMath  = expertFamily{name: "qwen2.5-math", window: 4096, docChars: 1000, code: 1000, total: 2000, temperature: 0.2, maxTokens: 8000}
+	familyMath7 = expertFamily{name: "qwen2.5-math-7b", window: 4096, docChars: 1000, code: 1000, total: 2000, temperature: 0.2, maxTokens: 2000}
 )
 
 // familyOf finds the reference family (protocol §3.7) of a model id,
@@ -85,9 +86,9 @@ type ExpertSettings struct {
 //     gets its row as is (GPT-5: full documents, 40,000 / 120,000 tokens,
 //     temperature 1, up to 40,000 completion tokens; Qwen3-32B: 1,000
 //     characters per document, 12,000 / 24,000, 0.2, 8,000; and so on);
-//   - with a configured window, the budgets follow the window in the
-//     table's proportions (ExpertBudgetFor, hub rule) while the row's
-//     document cut, temperature and completion cap stay;
+//   - with a configured window, the budgets follow the window in the row's
+//     own proportions of the model's window (budgetFor, hub rule) while the
+//     row's document cut, temperature and completion cap stay;
 //   - any other model follows its window (unknown: 32,768 when local,
 //     131,072 when remote) at temperature 0.2.
 func ExpertSettingsFor(modelID string, a Alias) ExpertSettings {
@@ -104,10 +105,25 @@ func ExpertSettingsFor(modelID string, a Alias) ExpertSettings {
 		s.Budget = ExpertBudget{DocChars: f.docChars, Code: f.code, Total: f.total, MaxTokens: f.maxTokens}
 		return s
 	}
-	s.Budget = ExpertBudgetFor(a.Role, a.ContextLength)
-	s.Budget.DocChars = f.docChars
-	s.Budget.MaxTokens = min(s.Budget.MaxTokens, f.maxTokens)
+	s.Budget = f.budgetFor(a.ContextLength)
 	return s
+}
+
+// budgetFor scales the family's row to a configured window: its code and
+// total budgets in the row's own proportions of the model's window (so the
+// model's own window gives the row itself), the total at most 120,000
+// tokens (the table's largest) with the code cut in step, and the row's
+// completion cap within what the window leaves. Documents are cut as the
+// row cuts them.
+func (f expertFamily) budgetFor(window int) ExpertBudget {
+	total := min(f.total*window/f.window, maxExpertTotal)
+	code := f.code * total / f.total
+	return ExpertBudget{
+		DocChars:  f.docChars,
+		Code:      code,
+		Total:     total,
+		MaxTokens: max(min(f.maxTokens, window-total), 0),
+	}
 }
 
 // forOpenAIReasoning adapts an expert request to OpenAI's reasoning models
