@@ -14,6 +14,8 @@ const (
 	// webFallbackBelow: the reference falls back to web search when the
 	// local retriever keeps fewer than 3 passages.
 	webFallbackBelow = 3
+	// webSearchResults: that fallback asks the web for 20 results.
+	webSearchResults = 20
 )
 
 // toolResult is the part of an MCP tool result the evidence is read from:
@@ -79,18 +81,23 @@ func codeStdout(res *hub.CallResult) string {
 }
 
 // searchArgs are the arguments of a search tool call (protocol §3.7): the
-// query, and for a tool whose schema takes them (the built-in
-// search_documents), the reference's top 50 as single passages rather than
-// one hit per file.
+// query, and for a tool whose schema takes them, the reference's counts:
+// from the built-in search_documents its top 50 as single passages rather
+// than one hit per file, from web_search its fallback's 20 results.
 func searchArgs(tool *hub.Tool, query string) json.RawMessage {
 	args := map[string]any{"query": query}
-	if tool.Name == ToolSearchDocuments {
-		props := schemaProperties(tool.InputSchema)
+	props := schemaProperties(tool.InputSchema)
+	switch tool.Name {
+	case ToolSearchDocuments:
 		if props["k"] {
 			args["k"] = searchTopK
 		}
 		if props["ungrouped"] {
 			args["ungrouped"] = true
+		}
+	case ToolWebSearch:
+		if props["max_results"] {
+			args["max_results"] = webSearchResults
 		}
 	}
 	return mustRawJSON(args)

@@ -79,12 +79,15 @@ func TestCodeStdout(t *testing.T) {
 func TestSearchArgs(t *testing.T) {
 	builtin := `{"type":"object","properties":{"query":{"type":"string"},"k":{"type":"number"},"mode":{"type":"string"},"ungrouped":{"type":"boolean"}}}`
 	queryOnly := `{"type":"object","properties":{"query":{"type":"string"}}}`
+	webSchema := `{"type":"object","properties":{"query":{"type":"string"},"max_results":{"type":"number","maximum":20}}}`
 	cases := []struct {
 		name, tool, schema, want string
 	}{
 		{"built-in documents: top 50 passages", ToolSearchDocuments, builtin, `{"k":50,"query":"per diem","ungrouped":true}`},
 		{"documents tool taking only a query", ToolSearchDocuments, queryOnly, `{"query":"per diem"}`},
-		{"web search", ToolWebSearch, builtin, `{"query":"per diem"}`},
+		{"web search: the fallback's 20 results", ToolWebSearch, webSchema, `{"max_results":20,"query":"per diem"}`},
+		{"web search taking only a query", ToolWebSearch, queryOnly, `{"query":"per diem"}`},
+		{"web search ignores the documents tool's k", ToolWebSearch, builtin, `{"query":"per diem"}`},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
