@@ -55,7 +55,11 @@ func (g Grader) auto(ctx context.Context, t Task, answer string, tol float64) (G
 		return Grade{Score: 1, Method: MethodExact}, nil
 	}
 	if _, numeric := ParseNumber(t.Answer); numeric {
-		return Grade{Score: boolScore(NumericMatch(t.Answer, answer, tol)), Method: MethodNumeric}, nil
+		// The numeric match stands in for the judge here, so it keeps the
+		// judge's length rule: a long text whose last number happens to be
+		// the answer is not an answer.
+		ok := len(strings.Fields(answer)) <= MaxJudgedWords && NumericMatch(t.Answer, answer, tol)
+		return Grade{Score: boolScore(ok), Method: MethodNumeric}, nil
 	}
 	if g.Judge != nil && strings.TrimSpace(answer) != "" {
 		return g.Judge.Grade(ctx, t, answer)

@@ -129,6 +129,8 @@ func TestGradeAutoAndJudge(t *testing.T) {
 	}{
 		{"exact after normalising", Grader{}, task, "william shakespeare.", Grade{1, MethodExact}},
 		{"numeric answer", Grader{}, num, "4.0", Grade{1, MethodNumeric}},
+		{"numeric over 500 words is wrong", Grader{}, num, strings.Repeat("word ", 500) + "so 4", Grade{0, MethodNumeric}},
+		{"numeric at the end of a short text", Grader{}, num, "two and two make 4", Grade{1, MethodNumeric}},
 		{"numeric wrong, judge not asked", Grader{Judge: &Judge{Model: &fakeJudge{reply: "<correct>True</correct>"}}}, num, "5", Grade{0, MethodNumeric}},
 		{"no judge: wrong", Grader{}, task, "Shakespeare", Grade{0, MethodExact}},
 		{"judge accepts", Grader{Judge: &Judge{Model: &fakeJudge{reply: "<correct>True</correct>"}}}, task, "Shakespeare", Grade{1, MethodJudge}},
