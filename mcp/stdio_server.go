@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"io"
 	"sync"
+	"time"
 
 	mcpgo "github.com/mark3labs/mcp-go/mcp"
 
@@ -28,25 +29,28 @@ type stdioConn struct {
 	s       *Server
 	session *stdioSession
 	maxLine int
+	grace   time.Duration // stdioDrainGrace; tests shorten it
 
 	writeMu sync.Mutex
 	out     io.Writer
 
-	work    chan func()    // to the waiting workers
-	working sync.WaitGroup // the workers
-	spawned sync.WaitGroup // requests that found no worker waiting
-	calls   sync.Map       // raw JSON id of a short-path call -> context.CancelCauseFunc
+	work     chan func()    // to the waiting workers
+	working  sync.WaitGroup // the workers
+	spawned  sync.WaitGroup // requests that found no worker waiting
+	inflight sync.WaitGroup // requests not yet answered (drain)
+	calls    sync.Map       // raw JSON id of a short-path call -> context.CancelCauseFunc
 }
 
 func newStdioConn(s *Server, out io.Writer, maxLine int) *stdioConn {
-	c := &stdioConn{s: s, out: out, maxLine: maxLine, work: make(chan func())}
+	c := &stdioConn{s: s, out: out, maxLine: maxLine, grace: stdioDrainGrace, work: make(chan func())}
 	c.session = newStdioSession(c)
 	return c
 }
 
-// serve reads messages from in until it ends or ctx is cancelled. Requests
-// still running then see their context end; those on workers are waited
-// for. A read blocked on in is left to end when in is closed.
+// serve reads messages from in until it ends or ctx is cancelled. When in
+// ends, the requests still running are answered first (drain); then, as on
+// cancellation, whatever still runs sees its context end, and the workers
+// are waited for. A read blocked on in is left to end when in is closed.
 func (c *stdioConn) serve(ctx context.Context, in io.Reader) error {
 	if err := c.s.mcp.RegisterSession(ctx, c.session); err != nil {
 		return fmt.Errorf("register the stdio session: %w", err)
@@ -75,6 +79,9 @@ func (c *stdioConn) serve(ctx context.Context, in io.Reader) error {
 	go func() { ended <- c.readMessages(ctx, in) }()
 	select {
 	case err := <-ended:
+		if err == nil {
+			c.drain(ctx, c.grace)
+		}
 		return err
 	case <-ctx.Done():
 		return nil
@@ -176,6 +183,9 @@ func (c *stdioConn) dispatch(ctx context.Context, line []byte) {
 		return
 	}
 	switch {
+	case env.Method == "" && env.hasID() && len(env.Result) == 0 && len(env.Error) == 0:
+		c.writeError(env.ID, mcpgo.INVALID_REQUEST,
+			"invalid request: a message with an id needs a method (a request) or a result or an error (an answer)")
 	case env.Method == "" && env.hasID():
 		c.session.answered(env)
 	case !env.hasID():
@@ -200,6 +210,7 @@ func (c *stdioConn) dispatch(ctx context.Context, line []byte) {
 // run hands f to a waiting worker, or to a new goroutine when none waits:
 // the read loop never blocks, so a cancellation is read while requests run.
 func (c *stdioConn) run(f func()) {
+	f = c.track(f)
 	select {
 	case c.work <- f:
 	default:

@@ -87,6 +87,12 @@ type rawStdio struct {
 
 func newRawStdio(t *testing.T, s *Server) *rawStdio {
 	t.Helper()
+	return newRawStdioWith(t, s, `{}`)
+}
+
+// newRawStdioWith is newRawStdio for a client declaring caps (raw JSON).
+func newRawStdioWith(t *testing.T, s *Server, caps string) *rawStdio {
+	t.Helper()
 	clientIn, serverOut := io.Pipe()
 	serverIn, clientOut := io.Pipe()
 	done := make(chan error, 1)
@@ -107,7 +113,7 @@ func newRawStdio(t *testing.T, s *Server) *rawStdio {
 		}
 		serverOut.Close()
 	})
-	r.send(`{"jsonrpc":"2.0","id":"init","method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"raw","version":"1"}}}`)
+	r.send(`{"jsonrpc":"2.0","id":"init","method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":` + caps + `,"clientInfo":{"name":"raw","version":"1"}}}`)
 	r.response(`"init"`)
 	r.send(`{"jsonrpc":"2.0","method":"notifications/initialized"}`)
 	return r
@@ -288,6 +294,7 @@ func TestStdioBadInputGetsAnErrorAndTheConnectionGoesOn(t *testing.T) {
 			"2", -32600, "message too large: toolhub accepts messages of at most 1024 bytes"},
 		{"too large, its id last", `{"jsonrpc":"2.0","method":"ping","params":{"pad":"` + strings.Repeat("x", 200<<10) + `"},"id":"big"}`,
 			`"big"`, -32600, "message too large"},
+		{"an id with neither a method nor an answer", `{"jsonrpc":"2.0","id":3}`, "3", -32600, "invalid request"},
 		{"too large, no id to be found", `{"jsonrpc":"2.0","params":{"pad":"` + strings.Repeat("x", 20<<10) + `"},"method":"ping","id":` + strings.Repeat(" ", 5<<10) + `3}`,
 			"null", -32600, "message too large"},
 	}

@@ -34,6 +34,8 @@ type stdioSession struct {
 	nextID  atomic.Int64
 	pendMu  sync.Mutex
 	pending map[int64]chan envelope // requests to the client awaiting an answer
+	ended   chan struct{}           // closed when the client's input ends
+	endOnce sync.Once
 
 	marks queuemark.Marks
 }
@@ -52,8 +54,13 @@ func newStdioSession(c *stdioConn) *stdioSession {
 		conn:          c,
 		notifications: make(chan mcpgo.JSONRPCNotification, 100),
 		pending:       make(map[int64]chan envelope),
+		ended:         make(chan struct{}),
 	}
 }
+
+// endInput fails the requests to the client that wait for an answer, and
+// those made later: with its input closed, the client cannot answer.
+func (s *stdioSession) endInput() { s.endOnce.Do(func() { close(s.ended) }) }
 
 func (s *stdioSession) SessionID() string { return stdioSessionID }
 
@@ -151,6 +158,11 @@ func (s *stdioSession) ListRoots(ctx context.Context, _ mcpgo.ListRootsRequest) 
 
 // ask sends one request to the client and decodes its answer into result.
 func (s *stdioSession) ask(ctx context.Context, method mcpgo.MCPMethod, params, result any) error {
+	select {
+	case <-s.ended:
+		return fmt.Errorf("%s request: %w", method, errInputClosed)
+	default:
+	}
 	id := s.nextID.Add(1)
 	answer := make(chan envelope, 1)
 	s.pendMu.Lock()
@@ -169,20 +181,32 @@ func (s *stdioSession) ask(ctx context.Context, method mcpgo.MCPMethod, params, 
 	}{mcpgo.JSONRPC_VERSION, id, string(method), params})
 	select {
 	case env := <-answer:
-		if len(env.Error) > 0 {
-			var rpcErr struct {
-				Message string `json:"message"`
-			}
-			_ = json.Unmarshal(env.Error, &rpcErr)
-			return fmt.Errorf("%s request failed: %s", method, rpcErr.Message)
+		return decodeAnswer(method, env, result)
+	case <-s.ended:
+		select {
+		case env := <-answer: // read before the input ended
+			return decodeAnswer(method, env, result)
+		default:
+			return fmt.Errorf("%s request: %w", method, errInputClosed)
 		}
-		if err := json.Unmarshal(env.Result, result); err != nil {
-			return fmt.Errorf("decode the client's %s answer: %w", method, err)
-		}
-		return nil
 	case <-ctx.Done():
 		return ctx.Err()
 	}
+}
+
+// decodeAnswer reads the client's answer to a request into result.
+func decodeAnswer(method mcpgo.MCPMethod, env envelope, result any) error {
+	if len(env.Error) > 0 {
+		var rpcErr struct {
+			Message string `json:"message"`
+		}
+		_ = json.Unmarshal(env.Error, &rpcErr)
+		return fmt.Errorf("%s request failed: %s", method, rpcErr.Message)
+	}
+	if err := json.Unmarshal(env.Result, result); err != nil {
+		return fmt.Errorf("decode the client's %s answer: %w", method, err)
+	}
+	return nil
 }
 
 // answered hands the client's response to the request waiting for it.
