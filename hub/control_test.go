@@ -131,6 +131,27 @@ func TestMissingCommandFailsAtOnce(t *testing.T) {
 	}
 }
 
+// TestCommandThatIsNoProgramFailsAtOnce: a command given as the path of a
+// folder is not started again and again either, and the status says what
+// is at the path.
+func TestCommandThatIsNoProgramFailsAtOnce(t *testing.T) {
+	spec, _ := faultySpec(t, "folder", "ok")
+	spec.Command = t.TempDir()
+	h := startedHub(t, spec)
+	if err := h.WaitSettled(t.Context()); err != nil {
+		t.Fatal(err)
+	}
+	st := statusOf(h, "folder")
+	if st.State != StateFailed || st.Restarts != 0 {
+		t.Fatalf("want failed without a restart, got %s after %d restarts", st.State, st.Restarts)
+	}
+	for _, want := range []string{spec.Command + ": is a folder, not a program", "give the path of the program itself"} {
+		if !strings.Contains(st.LastError, want) {
+			t.Errorf("LastError %q should contain %q", st.LastError, want)
+		}
+	}
+}
+
 func TestControlUnknownServer(t *testing.T) {
 	h, err := New(nil, Options{Logger: slog.New(slog.DiscardHandler)})
 	if err != nil {

@@ -174,7 +174,10 @@ func (d *downstream) recordFailure(err error) bool {
 
 // missingCommandHint says how to mend a command that was not found.
 func missingCommandHint(err error) string {
-	if _, isPath := errors.AsType[*proc.MissingProgramError](err); isPath {
+	if missing, isPath := errors.AsType[*proc.MissingProgramError](err); isPath {
+		if !missing.NoFile() {
+			return "; give the path of the program itself in the config"
+		}
 		return "; install it there, or correct the path in the config"
 	}
 	return "; install it, or give its full path or a PATH in the server's env"

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"strings"
 	"time"
 
 	"github.com/toolhub/toolhub/internal/mcpwire"
@@ -63,14 +64,33 @@ func (c *connection) stdoutEnded() {
 	}()
 }
 
-// CommandMissing reports whether spec is a stdio server whose command is
-// on no PATH entry of the environment it would be started with (toolhub's
-// allow-listed variables and its configured env): such a server fails at
-// its first start. A command given as a path is not checked.
-func CommandMissing(spec ServerSpec) bool {
+// CommandProblem says why spec, a stdio server, would fail at its first
+// start, and how to mend it: its command is on no PATH entry of the
+// environment it would be started with (toolhub's allow-listed variables
+// and its configured env), or, given as an absolute path, no program is
+// there (nothing, a folder, a file without an execute bit). Both are
+// empty when the command is found, or is a relative path (left to the
+// start, which knows the working directory).
+func CommandProblem(spec ServerSpec) (problem, hint string) {
 	if spec.Transport != TransportStdio && spec.Transport != "" {
-		return false
+		return "", ""
 	}
 	_, err := proc.LookPath(spec.Command, proc.ChildEnv(os.Environ(), spec.Env))
-	return errors.Is(err, proc.ErrCommandNotFound)
+	if !errors.Is(err, proc.ErrCommandNotFound) {
+		return "", ""
+	}
+	hint = strings.TrimPrefix(missingCommandHint(err), "; ")
+	if missing, isPath := errors.AsType[*proc.MissingProgramError](err); isPath {
+		if missing.NoFile() {
+			return fmt.Sprintf("there is no file at %q", spec.Command), hint
+		}
+		return fmt.Sprintf("%q %s", spec.Command, missing.Reason), hint
+	}
+	return fmt.Sprintf("command %q is on no PATH entry here", spec.Command), hint
+}
+
+// CommandMissing reports whether CommandProblem finds one.
+func CommandMissing(spec ServerSpec) bool {
+	problem, _ := CommandProblem(spec)
+	return problem != ""
 }

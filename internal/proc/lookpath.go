@@ -12,10 +12,30 @@ import (
 var ErrCommandNotFound = errors.New("executable file not found in the server's PATH")
 
 // MissingProgramError is a command given as an absolute path where there
-// is no file. It is an ErrCommandNotFound.
-type MissingProgramError struct{ Path string }
+// is no program: no file, a folder, or (on Linux and macOS) a file without
+// an execute bit. It is an ErrCommandNotFound.
+type MissingProgramError struct {
+	Path   string
+	Reason string // ReasonNoFile when empty
+}
 
-func (e *MissingProgramError) Error() string { return "no such file" }
+// Reasons of a MissingProgramError.
+const (
+	ReasonNoFile        = "no such file"
+	ReasonFolder        = "is a folder, not a program"
+	ReasonNotExecutable = "is not executable (no execute permission)"
+)
+
+func (e *MissingProgramError) Error() string {
+	if e.Reason == "" {
+		return ReasonNoFile
+	}
+	return e.Reason
+}
+
+// NoFile reports whether nothing is at the path, as against something
+// that is not a program.
+func (e *MissingProgramError) NoFile() bool { return e.Reason == "" || e.Reason == ReasonNoFile }
 
 // Is makes errors.Is(err, ErrCommandNotFound) hold.
 func (e *MissingProgramError) Is(target error) bool { return target == ErrCommandNotFound }
@@ -82,8 +102,15 @@ func (r lookupRules) asPath(command string) (string, error) {
 	if !filepath.IsAbs(command) && !(r.windows && isWindowsAbs(command)) {
 		return command, nil
 	}
-	if _, err := os.Stat(command); errors.Is(err, os.ErrNotExist) {
-		return "", &MissingProgramError{Path: command}
+	info, err := os.Stat(command)
+	switch {
+	case errors.Is(err, os.ErrNotExist):
+		return "", &MissingProgramError{Path: command, Reason: ReasonNoFile}
+	case err != nil: // unreadable: left to the start, which says why
+	case info.IsDir():
+		return "", &MissingProgramError{Path: command, Reason: ReasonFolder}
+	case !r.windows && info.Mode().IsRegular() && info.Mode()&0o111 == 0:
+		return "", &MissingProgramError{Path: command, Reason: ReasonNotExecutable}
 	}
 	return command, nil
 }
