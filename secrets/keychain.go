@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"runtime"
+	"strings"
 	"time"
 
 	gokeyring "github.com/zalando/go-keyring"
@@ -86,6 +87,19 @@ func call(wait time.Duration, fn func() (string, error)) (string, error) {
 	case <-timer.C:
 		return "", fmt.Errorf("%s did not answer within %v", keychainName(), wait)
 	}
+}
+
+// plainProbeError is why the keychain probe failed, in a user's words where
+// the cause is the usual one: on Linux without a desktop session there is
+// no D-Bus session bus (go-keyring then reports that dbus-launch, which it
+// tries last, is not installed), so no Secret Service can be reached.
+func plainProbeError(err error) string {
+	text := err.Error()
+	if runtime.GOOS != "darwin" && runtime.GOOS != "windows" &&
+		(strings.Contains(text, "dbus-launch") || strings.Contains(text, "DBUS_SESSION_BUS_ADDRESS")) {
+		return "there is no D-Bus session here (no desktop session), so no Secret Service keychain can be reached"
+	}
+	return text
 }
 
 // keychainName names this OS's keychain for messages.

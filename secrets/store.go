@@ -71,7 +71,7 @@ func open(opts Options, ring keyring, probeWait time.Duration) (*Store, error) {
 	switch opts.Backend {
 	case "", BackendAuto:
 		if err := probe(ring, opts.Service, probeWait); err != nil {
-			s.why = "no keychain answered: " + err.Error()
+			s.why = "no keychain answered: " + plainProbeError(err)
 			return s, nil
 		}
 		s.ring = ring

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"runtime"
 	"slices"
 	"strings"
 	"testing"
@@ -168,5 +169,24 @@ func TestOpenChoosesBackend(t *testing.T) {
 	}
 	if _, err := Open(Options{}); err == nil {
 		t.Error("Open without a folder succeeded")
+	}
+}
+
+func TestBackendSaysPlainlyWhyNoKeychain(t *testing.T) {
+	dbus := errors.New(`exec: "dbus-launch": executable file not found in $PATH`)
+	s, err := open(Options{Dir: t.TempDir()}, brokenKeyring{dbus}, 5e6)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := s.Backend()
+	want := "no D-Bus session here"
+	if runtime.GOOS == "darwin" || runtime.GOOS == "windows" {
+		want = "dbus-launch"
+	}
+	if !strings.Contains(got, want) {
+		t.Errorf("Backend() = %q; want it to say %q", got, want)
+	}
+	if want != "dbus-launch" && strings.Contains(got, "dbus-launch") {
+		t.Errorf("Backend() = %q still carries go-keyring's words", got)
 	}
 }
