@@ -105,3 +105,20 @@ func TestExportSkipsBodiesThatAreNotChat(t *testing.T) {
 		})
 	}
 }
+
+func TestRewardCountsTheCallsMade(t *testing.T) {
+	run := toolModeRun()
+	run.Add(conductor.Step{Turn: 2, Kind: conductor.StepTool, Tool: "travel__cancel", Refused: true, Error: "not allowed"})
+	run.Add(conductor.Step{Turn: 2, Kind: conductor.StepTool, Tool: "travel__get_booking", Error: "the server failed"})
+	r := ExportTrajectory(run).Reward
+	if r.ToolCounts["travel__get_booking"] != 2 || r.ToolCounts["travel__cancel"] != 0 {
+		t.Errorf("tool counts %v: want the failed call counted and the refused one not", r.ToolCounts)
+	}
+	line, err := json.Marshal(r)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if strings.Contains(string(line), "-0") {
+		t.Errorf("a free, instant run reads %s: want 0, not -0", line)
+	}
+}

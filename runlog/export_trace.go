@@ -89,9 +89,12 @@ func firstCallID(calls json.RawMessage) string {
 }
 
 func rewardOf(run *conductor.Run) RewardComponents {
-	r := RewardComponents{Cost: -run.Totals.USD, Latency: -run.Totals.Wall.Seconds(), ToolCounts: map[string]int{}}
+	// 0 − x, not −x: a free, instant run is 0, not −0, in the JSON.
+	r := RewardComponents{Cost: 0 - run.Totals.USD, Latency: 0 - run.Totals.Wall.Seconds(), ToolCounts: map[string]int{}}
 	for _, s := range run.Steps {
 		switch {
+		case s.Refused: // never sent: not a call of the tool
+			continue
 		case s.Kind == conductor.StepTool:
 			r.ToolCounts[s.Tool]++
 		case s.Kind == conductor.StepModel && s.Alias != orchestratorAlias && s.Alias != "":
