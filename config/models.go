@@ -292,6 +292,6 @@ func finishEndpoint(d decoder, off int, what string, set map[string]bool, ep *ll
 		ep.PriceOut = out
 	}
 	if ep.AnswerStyle == "" && slices.Contains(ep.Roles, policies.RoleAnswer) {
-		ep.AnswerStyle = policies.StyleBoxed
+		ep.AnswerStyle = policies.DefaultAnswerStyle(ep.ModelID)
 	}
 }

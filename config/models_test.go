@@ -270,3 +270,26 @@ func TestLaunchExpandedEnv(t *testing.T) {
 		})
 	}
 }
+
+// An answer model without answerStyle is asked as the reference asks its
+// family: tagged for GPT-5 and Llama-3.3-70B, boxed otherwise; a style
+// written in the config wins.
+func TestReadModelsAnswerStyleFollowsTheFamily(t *testing.T) {
+	src := `{"models": {
+    "gpt5":  {"baseUrl": "https://api.openai.com/v1", "model": "gpt-5", "roles": ["answer"]},
+    "llama": {"baseUrl": "https://api.together.xyz/v1", "model": "meta-llama/Llama-3.3-70B-Instruct-Turbo", "roles": ["answer"]},
+    "qwen":  {"baseUrl": "http://127.0.0.1:8080/v1", "model": "Qwen/Qwen3-32B", "roles": ["answer"]},
+    "other": {"baseUrl": "http://127.0.0.1:8081/v1", "model": "acme-7b", "roles": ["answer"]},
+    "boxedgpt": {"baseUrl": "https://api.openai.com/v1", "model": "gpt-5-mini", "roles": ["answer"], "answerStyle": "boxed"},
+    "searcher": {"baseUrl": "https://api.openai.com/v1", "model": "gpt-5", "roles": ["search"]}}}`
+	m, err := ReadModels("t.jsonc", []byte(src))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := map[string]string{"gpt5": "tagged", "llama": "tagged", "qwen": "boxed", "other": "boxed", "boxedgpt": "boxed", "searcher": ""}
+	for _, ep := range m.Endpoints {
+		if ep.AnswerStyle != want[ep.Name] {
+			t.Errorf("%s: answer style %q, want %q", ep.Name, ep.AnswerStyle, want[ep.Name])
+		}
+	}
+}

@@ -50,7 +50,7 @@ func aliasesFor(roster, offered []llm.ModelInfo, why map[string]string, roles ..
 				PriceIn: m.PriceIn, PriceOut: m.PriceOut, Latency: AliasLatency(m, role), AnswerStyle: m.AnswerStyle,
 				ContextLength: m.ContextLength, Locality: m.Locality}
 			if a.AnswerStyle == "" {
-				a.AnswerStyle = StyleBoxed
+				a.AnswerStyle = DefaultAnswerStyle(m.ModelID)
 			}
 			t.aliases = append(t.aliases, a)
 			t.endpoint[a.Name] = m.Name

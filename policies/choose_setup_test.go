@@ -23,7 +23,8 @@ func pureState(mode conductor.Mode, orchestrator bool, tools []string, roles ...
 			Description: "the " + name + " tool", InputSchema: json.RawMessage(`{"type":"object"}`)}})
 	}
 	if len(roles) > 0 {
-		st.Models = []llm.ModelInfo{{ModelEndpoint: llm.ModelEndpoint{Name: "big", ModelID: "gpt-5", Roles: roles, ContextLength: 32768}}}
+		st.Models = []llm.ModelInfo{{ModelEndpoint: llm.ModelEndpoint{Name: "big", ModelID: "gpt-5", Roles: roles, ContextLength: 32768,
+			AnswerStyle: policies.StyleBoxed}}}
 	}
 	if orchestrator {
 		st.Orchestrator = &llm.ModelInfo{ModelEndpoint: llm.ModelEndpoint{Name: "orch", ModelID: "orchestrator-8b"}}

@@ -64,11 +64,19 @@ func AnswerPrompt(in ExpertInput, style string) []Message {
 }
 
 // ExtractAnswer applies the extractor of an answer style to an expert reply.
+// A reply that holds no answer in its style but one in the other style
+// (a model configured as tagged that boxed its answer, say) gives that one
+// (hub rule: the reference would return an empty answer, which is never
+// the better one).
 func ExtractAnswer(style, reply string) (string, bool) {
+	first, second := ExtractTagged, ExtractBoxed
 	if style == StyleBoxed {
-		return ExtractBoxed(reply)
+		first, second = second, first
 	}
-	return ExtractTagged(reply)
+	if a, ok := first(reply); ok {
+		return a, true
+	}
+	return second(reply)
 }
 
 // ExpertBudget bounds the context a research expert receives, in tokens.

@@ -125,6 +125,15 @@ func TestExtractAnswerByStyle(t *testing.T) {
 	if got, _ := ExtractAnswer(StyleTagged, reply); got != "x" {
 		t.Errorf("tagged style read %q", got)
 	}
+	if got, ok := ExtractAnswer(StyleTagged, `so \boxed{42}`); got != "42" || !ok {
+		t.Errorf("tagged style without tags read %q, %v; want the boxed answer", got, ok)
+	}
+	if got, ok := ExtractAnswer(StyleBoxed, "<answer>Paris</answer>"); got != "Paris" || !ok {
+		t.Errorf("boxed style without a box read %q, %v; want the tagged answer", got, ok)
+	}
+	if got, ok := ExtractAnswer(StyleBoxed, "no answer here"); got != "" || ok {
+		t.Errorf("a reply without an answer read %q, %v", got, ok)
+	}
 }
 
 func TestExpertBudgetFor(t *testing.T) {
@@ -274,4 +283,22 @@ func TestAnswerPromptLlamaSuffix(t *testing.T) {
 	got := AnswerPrompt(in, StyleTagged)
 	want := expertContextText + "\n\nProblem:\nWhat is 2^10?\nWrap the thinking process and explanation between <think> and </think> and wrap only the exact answer without any explanation within <answer> and </answer>."
 	assertSingleUser(t, "llama answer", got, want)
+}
+
+func TestDefaultAnswerStyle(t *testing.T) {
+	cases := []struct{ model, want string }{
+		{"gpt-5", StyleTagged},
+		{"openai/gpt-5-mini", StyleTagged},
+		{"o3-mini", StyleTagged},
+		{"meta-llama/Llama-3.3-70B-Instruct", StyleTagged},
+		{"Qwen/Qwen3-32B", StyleBoxed},
+		{"Qwen/Qwen2.5-Math-72B-Instruct", StyleBoxed},
+		{"acme-7b", StyleBoxed},
+		{"", StyleBoxed},
+	}
+	for _, tc := range cases {
+		if got := DefaultAnswerStyle(tc.model); got != tc.want {
+			t.Errorf("DefaultAnswerStyle(%q) = %q, want %q", tc.model, got, tc.want)
+		}
+	}
 }

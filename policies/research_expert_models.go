@@ -142,3 +142,14 @@ func forOpenAIReasoning(req ChatRequest) ChatRequest {
 	req.Temperature = float64Ptr(f.temperature)
 	return req
 }
+
+// DefaultAnswerStyle is how a model is asked for an answer when its config
+// names no answerStyle: tagged (<answer>…</answer>, with its suffix) for the
+// families the reference asks that way (GPT-5 and the o-series,
+// Llama-3.3-70B), boxed for every other model.
+func DefaultAnswerStyle(modelID string) string {
+	if f, ok := familyOf(modelID); ok && (f == familyGPT5 || f == familyLlama) {
+		return StyleTagged
+	}
+	return StyleBoxed
+}
