@@ -64,6 +64,18 @@ func TestEvalReportText(t *testing.T) {
 	checkGolden(t, "report.golden.txt", b.Bytes())
 }
 
+func TestEvalReportTextCountsOneTask(t *testing.T) {
+	r := sampleReport()
+	r.Tasks = 1
+	var b bytes.Buffer
+	if err := r.WriteText(&b); err != nil {
+		t.Fatal(err)
+	}
+	if first, _, _ := strings.Cut(b.String(), "\n"); !strings.Contains(first, ": 1 task;") {
+		t.Errorf("first line %q, want it to count 1 task", first)
+	}
+}
+
 // TestEvalReportHTMLRendersInChromium opens the page in headless Chromium
 // and checks the rendered DOM holds the chart with one point per policy.
 func TestEvalReportHTMLRendersInChromium(t *testing.T) {

@@ -7,6 +7,8 @@ import (
 	"slices"
 	"strings"
 	"text/tabwriter"
+
+	"github.com/toolhub/toolhub/conductor"
 )
 
 // CostScale is the unit costs print in: always USD per 1,000 tasks, so
@@ -34,8 +36,8 @@ func (r *Report) WriteText(w io.Writer) error {
 	if r.Split != "" {
 		split = " (" + r.Split + " split)"
 	}
-	fmt.Fprintf(w, "%s eval of %s%s: %d tasks; reward against %s (P: outcome %g, cost %g, latency %g)\n\n",
-		r.Kind, r.Source, split, r.Tasks, r.Base, r.Preference.Outcome, r.Preference.Cost, r.Preference.Latency)
+	fmt.Fprintf(w, "%s eval of %s%s: %s; reward against %s (P: outcome %g, cost %g, latency %g)\n\n",
+		r.Kind, r.Source, split, conductor.Count(r.Tasks, "task"), r.Base, r.Preference.Outcome, r.Preference.Cost, r.Preference.Latency)
 	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
 	fmt.Fprintf(tw, "POLICY\tN\tACCURACY\tCOST (%s)\tLATENCY (s)\tREWARD\tFAILED\tFRONTIER\n", label)
 	for _, p := range r.Policies {

@@ -73,8 +73,11 @@ func (e *ServerUnavailableError) Error() string {
 		return "server " + e.Server + ": " + e.Reason
 	}
 	msg := fmt.Sprintf("server %s is %s", e.Server, e.State)
-	if e.State == StateRetrying {
+	switch e.State {
+	case StateRetrying:
 		msg += " in " + RetryText(e.RetryIn)
+	case StateFailed:
+		msg = fmt.Sprintf("server %s has failed", e.Server)
 	}
 	if e.Reason != "" {
 		msg += ": " + e.Reason
