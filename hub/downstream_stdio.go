@@ -88,9 +88,3 @@ func CommandProblem(spec ServerSpec) (problem, hint string) {
 	}
 	return fmt.Sprintf("command %q is on no PATH entry here", spec.Command), hint
 }
-
-// CommandMissing reports whether CommandProblem finds one.
-func CommandMissing(spec ServerSpec) bool {
-	problem, _ := CommandProblem(spec)
-	return problem != ""
-}

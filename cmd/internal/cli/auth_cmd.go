@@ -40,9 +40,9 @@ logs or in any output.`,
 // openCredentials opens the secret store of the config (the system
 // keychain, or a file beside the config) and the sign-ins it keeps.
 func (g *globals) openCredentials() (*secrets.Store, *hub.Credentials, error) {
-	path, _, err := config.Locate(g.configPath)
+	path, _, err := g.locateConfig()
 	if err != nil {
-		return nil, nil, asUsage(err)
+		return nil, nil, err
 	}
 	store, err := daemon.OpenSecrets(path)
 	if err != nil {
@@ -159,34 +159,62 @@ func newAuthLogoutCommand(g *globals) *cobra.Command {
 revocation (RFC 7009), then deletes them and the client toolhub registered from
 the secret store. The server then needs sign-in again; a running toolhub serve
 drops its connection within seconds. When revocation fails the sign-in is
-still forgotten here, and the error says so.`,
+still forgotten here, and the error says so. A sign-in kept for a server no
+longer in the config is forgotten too; a name that is neither is refused.`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			_, creds, err := g.openCredentials()
-			if err != nil {
-				return err
-			}
-			spec, err := g.remoteSpec(args[0])
-			if err != nil {
-				// Not in the config any more: forget what is stored.
-				if err := creds.Forget(args[0]); err != nil {
-					return err
-				}
-				fmt.Fprintf(g.stdio.Out, "Signed out of %s\n", args[0])
-				return nil
-			}
-			revoked, err := creds.SignOut(cmd.Context(), spec, nil)
-			if err != nil {
-				return err
-			}
-			if revoked {
-				fmt.Fprintf(g.stdio.Out, "Signed out of %s (tokens revoked)\n", args[0])
-			} else {
-				fmt.Fprintf(g.stdio.Out, "Signed out of %s\n", args[0])
-			}
-			return nil
+			return g.signOut(cmd.Context(), args[0])
 		},
 	}
+}
+
+// signOut forgets the named server's sign-in. A server in the config that
+// keeps no sign-in is told so; a name neither in the config nor in the
+// secret store is refused as login refuses it, and a sign-in kept for a
+// server no longer in the config is forgotten.
+func (g *globals) signOut(ctx context.Context, name string) error {
+	_, creds, err := g.openCredentials()
+	if err != nil {
+		return err
+	}
+	stored, err := keepsSignIn(creds, name)
+	if err != nil {
+		return err
+	}
+	spec, specErr := g.remoteSpec(name)
+	switch {
+	case specErr != nil && !stored:
+		return specErr
+	case specErr != nil:
+		if err := creds.Forget(name); err != nil {
+			return err
+		}
+		fmt.Fprintf(g.stdio.Out, "Signed out of %s\n", name)
+		return nil
+	case !stored:
+		fmt.Fprintf(g.stdio.Out, "Not signed in to %s: nothing to sign out of\n", name)
+		return nil
+	}
+	revoked, err := creds.SignOut(ctx, spec, nil)
+	if err != nil {
+		return err
+	}
+	if revoked {
+		fmt.Fprintf(g.stdio.Out, "Signed out of %s (tokens revoked)\n", name)
+	} else {
+		fmt.Fprintf(g.stdio.Out, "Signed out of %s\n", name)
+	}
+	return nil
+}
+
+// keepsSignIn reports whether the secret store holds a token or a
+// registered client for the named server.
+func keepsSignIn(creds *hub.Credentials, name string) (bool, error) {
+	st, err := creds.Status(hub.ServerSpec{Name: name})
+	if err != nil {
+		return false, err
+	}
+	return st.State != hub.NotUsingOAuth || st.RegisteredClient, nil
 }
 
 // expiryText says when a new token lapses, for the login message.

@@ -148,3 +148,48 @@ func editStoredToken(t *testing.T, configPath, name string) string {
 	}
 	return tok["access_token"].(string)
 }
+
+func TestAuthLogout(t *testing.T) {
+	withNotes := func(t *testing.T, _ string) {
+		mustWrite(t, defaultConfig(t), `{"mcpServers": {"notes": {"url": "http://127.0.0.1:9/mcp"}}}`)
+	}
+	keep := func(server string) func(t *testing.T, home string) {
+		return func(t *testing.T, home string) {
+			withNotes(t, home)
+			storeSecret(t, "oauth:"+server, `{"clientId": "c"}`)
+		}
+	}
+	forgotten := func(server string) func(t *testing.T, home string) {
+		return func(t *testing.T, _ string) {
+			store, err := daemon.OpenSecrets(defaultConfig(t))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if _, err := store.Get("oauth:" + server); err == nil {
+				t.Errorf("the sign-in of %s is still stored", server)
+			}
+		}
+	}
+	runCLICases(t, []cliCase{
+		{name: "a server neither in the config nor signed in", setup: withNotes, args: []string{"auth", "logout", "nosuch"}, wantCode: 2,
+			wantStderr: []string{`no enabled http server named "nosuch"`}},
+		{name: "a server in the config without a sign-in", setup: withNotes, args: []string{"auth", "logout", "notes"},
+			wantStdout: []string{"Not signed in to notes: nothing to sign out of\n"}},
+		{name: "a server in the config with a sign-in", setup: keep("notes"), args: []string{"auth", "logout", "notes"},
+			wantStdout: []string{"Signed out of notes\n"}, check: forgotten("notes")},
+		{name: "a sign-in kept for a server gone from the config", setup: keep("gone"), args: []string{"auth", "logout", "gone"},
+			wantStdout: []string{"Signed out of gone\n"}, check: forgotten("gone")},
+	})
+}
+
+// storeSecret puts a value into the secret store beside the default config.
+func storeSecret(t *testing.T, name, value string) {
+	t.Helper()
+	store, err := daemon.OpenSecrets(defaultConfig(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := store.Set(name, value); err != nil {
+		t.Fatal(err)
+	}
+}

@@ -6,6 +6,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/toolhub/toolhub/bench"
+	"github.com/toolhub/toolhub/conductor"
 )
 
 func newBenchCommand(g *globals) *cobra.Command {
@@ -39,7 +40,7 @@ full listing of the catalog and name lookups (p50/p90/p99).`,
 				return writeJSON(g.stdio.Out, rep)
 			}
 			w := g.stdio.Out
-			fmt.Fprintf(w, "catalog: %d servers, %d tools, built in %s\n", rep.Servers, rep.Tools, rep.Build.Round(1e6))
+			fmt.Fprintf(w, "catalog: %s, %s, built in %s\n", conductor.Count(rep.Servers, "server"), conductor.Count(rep.Tools, "tool"), rep.Build.Round(1e6))
 			fmt.Fprintf(w, "listing all tools: p50 %s  p99 %s  (%d KiB of JSON, %d runs)\n",
 				humanDuration(rep.Listing.P50), humanDuration(rep.Listing.P99), rep.ListingBytes/1024, rep.Listing.N)
 			fmt.Fprintf(w, "name lookup:       p50 %s  p99 %s  (%d lookups)\n",

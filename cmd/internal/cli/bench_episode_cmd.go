@@ -58,7 +58,8 @@ func printEpisodeReport(w io.Writer, r *bench.EpisodeReport) {
 	if r.PerTurn.Microseconds() >= targetPerTurnMicros {
 		verdict = "OVER"
 	}
-	fmt.Fprintf(w, "mode %s: %d episodes, %d turns, %d model calls, %d tool calls\n", r.Mode, r.Episodes, r.Turns, r.ModelCalls, r.ToolCalls)
+	fmt.Fprintf(w, "mode %s: %s, %s, %s, %s\n", r.Mode, conductor.Count(r.Episodes, "episode"), conductor.Count(r.Turns, "turn"),
+		conductor.Count(r.ModelCalls, "model call"), conductor.Count(r.ToolCalls, "tool call"))
 	fmt.Fprintf(w, "per turn     %s (%s the %dµs target)\n", humanDuration(r.PerTurn), verdict, targetPerTurnMicros)
 	fmt.Fprintf(w, "allocations  %.0f per turn, %.1f KiB per turn\n", r.AllocsPerTurn, r.BytesPerTurn/1024)
 	fmt.Fprintf(w, "episode      p50 %s  p90 %s  max %s\n", humanDuration(r.Episode.P50), humanDuration(r.Episode.P90), humanDuration(r.Episode.Max))

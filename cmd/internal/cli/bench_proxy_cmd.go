@@ -12,6 +12,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/toolhub/toolhub/bench"
+	"github.com/toolhub/toolhub/conductor"
 )
 
 // Targets the proxy benchmark reports against.
@@ -57,13 +58,11 @@ server-everything is looked up in .tools/node_modules/.bin above the current
 directory unless --everything names it.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			if opts.Everything == "" {
-				path, err := findEverything()
-				if err != nil {
-					return usageError("%v", err)
-				}
-				opts.Everything = path
+			path, err := everythingPath(opts.Everything, "")
+			if err != nil {
+				return err
 			}
+			opts.Everything = path
 			rep, err := bench.RunProxy(cmd.Context(), opts)
 			if err != nil {
 				return err
@@ -94,6 +93,21 @@ directory unless --everything names it.`,
 	return cmd
 }
 
+// everythingPath is the mcp-server-everything program the benchmarks
+// serve: the one --everything names, refused when there is no file there,
+// else the one findEverything finds; orElse ends the error that none was
+// found.
+func everythingPath(named, orElse string) (string, error) {
+	if named != "" {
+		return named, needFile(named, "--everything", "the mcp-server-everything program")
+	}
+	path, err := findEverything()
+	if err != nil {
+		return "", usageError("%v%s", err, orElse)
+	}
+	return path, nil
+}
+
 // findEverything looks for .tools/node_modules/.bin/mcp-server-everything in
 // the current directory and its parents.
 func findEverything() (string, error) {
@@ -115,7 +129,7 @@ func findEverything() (string, error) {
 }
 
 func printProxyReport(w io.Writer, rep *bench.ProxyReport) {
-	fmt.Fprintf(w, "echo through toolhub: %d calls per path, interleaved\n", rep.Calls)
+	fmt.Fprintf(w, "echo through toolhub: %s per path, interleaved\n", conductor.Count(rep.Calls, "call"))
 	t := newTable(w, "PATH", "P50", "P99", "CALLS/S", "PROXY CPU/CALL", "PROXY RSS IDLE", "PROXY RSS AFTER", "P50 ×", "P99 ×")
 	for _, p := range rep.Paths {
 		t.row(p.Name, humanDuration(p.Latency.P50), humanDuration(p.Latency.P99), fmt.Sprintf("%.0f", p.CallsPerSec),
@@ -125,8 +139,8 @@ func printProxyReport(w io.Writer, rep *bench.ProxyReport) {
 	_ = t.flush()
 	printConcurrent(w, rep)
 	in := rep.InProcess
-	fmt.Fprintf(w, "\nin-process echo, %d workers on %d cores, %d calls (target ≥ %d calls/s):\n",
-		in.Workers, in.Cores, in.Calls, targetInProcessCallsPerSec)
+	fmt.Fprintf(w, "\nin-process echo, %s on %s, %s (target ≥ %d calls/s):\n",
+		conductor.Count(in.Workers, "worker"), conductor.Count(in.Cores, "core"), conductor.Count(in.Calls, "call"), targetInProcessCallsPerSec)
 	fmt.Fprintf(w, "  hub.Call:              %8.0f calls/s  p50 %s  p99 %s\n",
 		in.HubCallsPerSec, humanDuration(in.HubLatency.P50), humanDuration(in.HubLatency.P99))
 	fmt.Fprintf(w, "  through the MCP server: %7.0f calls/s  p50 %s  p99 %s\n",

@@ -8,6 +8,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/toolhub/toolhub/cmd/internal/daemon"
+	"github.com/toolhub/toolhub/conductor"
 	"github.com/toolhub/toolhub/config"
 	"github.com/toolhub/toolhub/retriever"
 	"github.com/toolhub/toolhub/retriever/beir"
@@ -84,6 +85,9 @@ and disk use.`,
 }
 
 func (g *globals) benchDataset(cmd *cobra.Command, f benchRetrievalFlags) error {
+	if err := needFolder(f.dataset, "--dataset", "a BEIR dataset folder (corpus.jsonl, queries.jsonl, qrels/)"); err != nil {
+		return err
+	}
 	cfg := beir.RunConfig{Dataset: f.dataset, Split: f.split, Mode: retriever.Mode(f.mode)}
 	if f.embedURL != "" {
 		emb, err := daemon.NewEmbedder(cmd.Context(), &config.Embedder{URL: f.embedURL, Model: f.embedModel, Dimensions: f.dims, APIKeyEnv: f.apiKeyEnv})
@@ -113,8 +117,8 @@ func (g *globals) benchDataset(cmd *cobra.Command, f benchRetrievalFlags) error 
 }
 
 func printBEIRReport(w io.Writer, rep *beir.Report) {
-	fmt.Fprintf(w, "%s, split %s: %d queries over %d documents (%d chunks), mode %s\n",
-		rep.Dataset, rep.Split, rep.Queries, rep.Documents, rep.Chunks, rep.Mode)
+	fmt.Fprintf(w, "%s, split %s: %d queries over %s (%s), mode %s\n", rep.Dataset, rep.Split, rep.Queries,
+		conductor.Count(rep.Documents, "document"), conductor.Count(rep.Chunks, "chunk"), rep.Mode)
 	gated := rep.Mode == string(retriever.ModeBM25) && rep.Split == "test"
 	fmt.Fprintf(w, "  nDCG@10     %.4f%s\n", rep.NDCG10, gate(gated, rep.NDCG10, gateNDCG10))
 	fmt.Fprintf(w, "  Recall@100  %.4f%s\n", rep.Recall100, gate(gated, rep.Recall100, gateRecall100))
@@ -150,7 +154,7 @@ func (g *globals) benchSynthetic(cmd *cobra.Command, f benchRetrievalFlags) erro
 		return writeJSON(g.stdio.Out, rep)
 	}
 	w := g.stdio.Out
-	fmt.Fprintf(w, "synthetic: %d one-chunk documents, %d-dimensional random vectors\n", rep.Chunks, rep.Dims)
+	fmt.Fprintf(w, "synthetic: %s, %d-dimensional random vectors\n", conductor.Count(rep.Chunks, "one-chunk document"), rep.Dims)
 	fmt.Fprintf(w, "  ingest        %.0f chunks/s (%s)\n", rep.ChunksPerSec, time.Duration(rep.IngestSecs*float64(time.Second)).Round(time.Millisecond))
 	fmt.Fprintf(w, "  BM25 query    p50 %.2f ms  p99 %.2f ms\n", rep.BM25.P50, rep.BM25.P99)
 	fmt.Fprintf(w, "  vector query  p50 %.2f ms  p99 %.2f ms (%s)\n", rep.Vector.P50, rep.Vector.P99, rep.VectorPath)

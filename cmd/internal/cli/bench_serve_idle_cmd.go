@@ -26,10 +26,10 @@ server-everything is looked up in .tools/node_modules/.bin above the current
 directory unless --everything names it.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			if opts.Everything == "" && !noServers {
-				path, err := findEverything()
+			if opts.Everything != "" || !noServers {
+				path, err := everythingPath(opts.Everything, " (or pass --no-servers)")
 				if err != nil {
-					return usageError("%v (or pass --no-servers)", err)
+					return err
 				}
 				opts.Everything = path
 			}

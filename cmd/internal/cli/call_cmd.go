@@ -19,10 +19,13 @@ func newCallCommand(g *globals) *cobra.Command {
 	var kv []string
 	var asJSON bool
 	cmd := &cobra.Command{
-		Use:   "call SERVER__TOOL",
+		Use:   "call TOOL",
 		Short: "Call one tool and print its result",
-		Long: `Calls one catalog tool through the hub, exactly as an MCP client would: the
+		Long: `Calls one tool through the hub, exactly as an MCP client would: the
 arguments are checked against the tool's input schema first, then forwarded.
+TOOL is named as toolhub tools lists it: SERVER__TOOL for a catalog tool (a
+tool of a server in the config), the bare name for one of toolhub's own
+(python, search_documents, ...).
 toolhub's own orchestrate and research run an episode as the MCP tools do and
 print its answer (or why there is none) and, with --json, the whole trace;
 toolhub run prints the same episode's steps as they happen.
@@ -201,7 +204,7 @@ func printResult(w io.Writer, raw json.RawMessage) error {
 func oneToolName(_ *cobra.Command, args []string) error {
 	switch {
 	case len(args) == 0:
-		return usageError("call needs a tool name, SERVER__TOOL as toolhub tools lists them")
+		return usageError("call needs a tool name as toolhub tools lists it: SERVER__TOOL for a catalog tool, the bare name for one of toolhub's own (such as python)")
 	case len(args) > 1:
 		return usageError("call takes one tool name, got %d words: give the tool's arguments with --args '{...}' or --arg key=value", len(args))
 	}

@@ -53,7 +53,7 @@ func TestCallCommand(t *testing.T) {
 		{"invalid arguments name the field", []string{"call", "everything__get-sum", "--args", `{"a":"two","b":3}`}, 2, "", "/a"},
 		{"args not an object", []string{"call", "everything__get-sum", "--args", `[1,2]`}, 2, "", "JSON object"},
 		{"tool reports an error", []string{"call", "fs__read_text_file", "--arg", "path=/etc/passwd"}, 1, "denied", ""},
-		{"missing tool name", []string{"call"}, 2, "", "call needs a tool name"},
+		{"missing tool name", []string{"call"}, 2, "", "SERVER__TOOL for a catalog tool, the bare name for one of toolhub's own"},
 		{"arguments given as a word", []string{"call", "everything__get-sum", `{"a":2,"b":3}`}, 2, "", "give the tool's arguments with --args"},
 	}
 	for _, tc := range cases {

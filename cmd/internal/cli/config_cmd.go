@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
-	"strings"
 
 	"github.com/spf13/cobra"
 
@@ -47,9 +46,9 @@ func (g *globals) loadServeConfig() (*config.File, error) {
 }
 
 func (g *globals) loadConfigWith(load func(path, source string) (*config.File, error)) (*config.File, error) {
-	path, source, err := config.Locate(g.configPath)
+	path, source, err := g.locateConfig()
 	if err != nil {
-		return nil, asUsage(err)
+		return nil, err
 	}
 	f, err := load(path, source)
 	if err != nil {
@@ -94,9 +93,9 @@ unless --force is given.`,
 		Example: "  toolhub config init\n  toolhub --config ./dev.json config init --force",
 		Args:    cobra.NoArgs,
 		RunE: func(*cobra.Command, []string) error {
-			path, _, err := config.Locate(g.configPath)
+			path, _, err := g.locateConfig()
 			if err != nil {
-				return asUsage(err)
+				return err
 			}
 			if _, err := os.Stat(path); err == nil && !force {
 				return usageError("%s already exists; --force overwrites it", path)
@@ -127,15 +126,15 @@ no file.`,
 		Example: "  toolhub config check\n  toolhub --config ./dev.json config check",
 		Args:    cobra.NoArgs,
 		RunE: func(*cobra.Command, []string) error {
-			path, source, err := config.Locate(g.configPath)
+			path, source, err := g.locateConfig()
 			if err != nil {
-				return asUsage(err)
+				return err
 			}
 			f, specs, err := g.checkConfig(path, source)
 			if err != nil {
 				return g.reportProblems(err)
 			}
-			fmt.Fprintf(g.stdio.Out, "ok: %d servers%s\n", len(f.MCPServers), serverList(f.MCPServers))
+			fmt.Fprintf(g.stdio.Out, "ok: %s%s\n", conductor.Count(len(f.MCPServers), "server"), serverList(f.MCPServers))
 			g.warnMissingCommands(specs)
 			if len(f.MCPServers) == 0 {
 				fmt.Fprintln(g.stdio.Err, "add servers with `toolhub config discover`, `toolhub config import FILE` or an editor")
@@ -163,19 +162,13 @@ func (g *globals) checkConfig(path, source string) (*config.File, []hub.ServerSp
 }
 
 // warnMissingCommands warns on stderr of each stdio server whose command
-// is on no PATH entry here. It is a warning, not a problem: a program that
-// starts toolhub (an MCP client, a service manager) may give it another
-// PATH.
+// is on no PATH entry here, or is no program at the path given. It is a
+// warning, not a problem: a program that starts toolhub (an MCP client, a
+// service manager) may give it another PATH, or install the program later.
 func (g *globals) warnMissingCommands(specs []hub.ServerSpec) {
 	for _, spec := range specs {
-		switch {
-		case !hub.CommandMissing(spec):
-		case strings.ContainsAny(spec.Command, `/\`):
-			fmt.Fprintf(g.stdio.Err, "warning: server %q: there is no file at %q, so it would fail to start; install it there, or correct the path\n",
-				spec.Name, spec.Command)
-		default:
-			fmt.Fprintf(g.stdio.Err, "warning: server %q: command %q is on no PATH entry here, so it would fail to start; install it, or give its full path or a PATH in the server's env\n",
-				spec.Name, spec.Command)
+		if problem, hint := hub.CommandProblem(spec); problem != "" {
+			fmt.Fprintf(g.stdio.Err, "warning: server %q: %s, so it would fail to start; %s\n", spec.Name, problem, hint)
 		}
 	}
 }

@@ -186,7 +186,7 @@ func TestConfigPathInitCheck(t *testing.T) {
 				quoted, _ := json.Marshal(bin) // a Windows path's backslashes escaped
 				mustWrite(t, filepath.Join(home, "c.json"), `{"mcpServers": {"s": {"command": "srv", "env": {"PATH": `+string(quoted)+`}}}}`)
 			},
-			wantStdout: []string{"ok: 1 servers (s)\n"}, notStderr: []string{"warning"}},
+			wantStdout: []string{"ok: 1 server (s)\n"}, notStderr: []string{"warning"}},
 		{name: "check reports unset variables", args: []string{"--config", "HOME/c.json", "config", "check"}, wantCode: 2,
 			setup:      func(t *testing.T, home string) { mustWrite(t, filepath.Join(home, "c.json"), goodConfig) },
 			wantStdout: []string{`HOME/c.json:4:44: server "a": env.TOKEN: environment variable CFG_TEST_TOKEN is not set`},
@@ -209,7 +209,13 @@ func TestConfigPathInitCheck(t *testing.T) {
 				quoted, _ := json.Marshal(filepath.Join(home, "gone", "srv"))
 				mustWrite(t, filepath.Join(home, "c.json"), `{"mcpServers": {"s": {"command": `+string(quoted)+`}}}`)
 			},
-			wantStdout: []string{"ok: 1 servers (s)\n"}, wantStderr: []string{`warning: server "s": there is no file at`, "correct the path"}},
+			wantStdout: []string{"ok: 1 server (s)\n"}, wantStderr: []string{`warning: server "s": there is no file at`, "correct the path"}},
+		{name: "check warns of a command that is a folder", args: []string{"--config", "HOME/c.json", "config", "check"},
+			setup: func(t *testing.T, home string) {
+				quoted, _ := json.Marshal(home)
+				mustWrite(t, filepath.Join(home, "c.json"), `{"mcpServers": {"s": {"command": `+string(quoted)+`}}}`)
+			},
+			wantStdout: []string{"ok: 1 server (s)\n"}, wantStderr: []string{`warning: server "s": "`, `is a folder, not a program, so it would fail to start; give the path of the program itself`}},
 		{name: "check with no config anywhere", args: []string{"config", "check"}, wantStdout: []string{"ok: 0 servers\n"}},
 		{name: "check a missing --config", args: []string{"--config", "HOME/nope.json", "config", "check"}, wantCode: 2,
 			wantStderr: []string{"nope.json (from --config): file does not exist"}},

@@ -32,7 +32,7 @@ import; on a terminal toolhub asks once for the whole run.`,
 			found := config.Discover(config.HostDiscoverEnv())
 			if !all && only == nil {
 				if asJSON {
-					return writeJSON(g.stdio.Out, found)
+					return writeJSONList(g.stdio.Out, found)
 				}
 				g.printFound(found)
 				return nil

@@ -34,6 +34,9 @@ as invalid until toolhub config set-secret SERVER ID stores its value.`,
   toolhub config import ~/.config/Claude/claude_desktop_config.json --only filesystem,github`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(_ *cobra.Command, args []string) error {
+			if err := needFile(args[0], "config import", "an MCP client's JSON config file"); err != nil {
+				return err
+			}
 			cf, err := config.ReadClientFile(args[0])
 			if err != nil {
 				return asUsage(err)
@@ -53,9 +56,9 @@ as invalid until toolhub config set-secret SERVER ID stores its value.`,
 // addServers merges servers into the config, their literal secrets moved
 // into the secret store first, and prints what happened.
 func (g *globals) addServers(servers map[string]config.Server, names []string, mover *secretMover) error {
-	path, _, err := config.Locate(g.configPath)
+	path, _, err := g.locateConfig()
 	if err != nil {
-		return asUsage(err)
+		return err
 	}
 	plan, err := config.PlanAdd(path, servers, names)
 	if err == nil {

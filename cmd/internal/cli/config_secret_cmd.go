@@ -12,6 +12,7 @@ import (
 	"golang.org/x/term"
 
 	"github.com/toolhub/toolhub/cmd/internal/daemon"
+	"github.com/toolhub/toolhub/conductor"
 	"github.com/toolhub/toolhub/config"
 	"github.com/toolhub/toolhub/secrets"
 )
@@ -74,7 +75,7 @@ new value when it next starts.`,
 			if err := store.Set(name, value); err != nil {
 				return err
 			}
-			fmt.Fprintf(g.stdio.Out, "stored secret %s (%d bytes) in %s\n", name, len(value), store.Backend())
+			fmt.Fprintf(g.stdio.Out, "stored secret %s (%s) in %s\n", name, conductor.Count(len(value), "byte"), store.Backend())
 			fmt.Fprintf(g.stdio.Err, "the config reads it as ${keychain:%s}\n", name)
 			return nil
 		},
@@ -85,9 +86,9 @@ new value when it next starts.`,
 
 // openSecrets opens the secret store beside the config.
 func (g *globals) openSecrets() (*secrets.Store, error) {
-	path, _, err := config.Locate(g.configPath)
+	path, _, err := g.locateConfig()
 	if err != nil {
-		return nil, asUsage(err)
+		return nil, err
 	}
 	return daemon.OpenSecrets(path)
 }

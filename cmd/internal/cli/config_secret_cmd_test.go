@@ -209,3 +209,18 @@ func TestConfirm(t *testing.T) {
 		})
 	}
 }
+
+func TestSetSecretCountsItsBytes(t *testing.T) {
+	for _, tc := range []struct{ name, value, want string }{
+		{name: "one byte", value: "x", want: "(1 byte)"},
+		{name: "two bytes", value: "xy", want: "(2 bytes)"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			configEnv(t)
+			code, out, errOut := runWithStdin(t, tc.value, "config", "set-secret", "oauth:linear")
+			if code != 0 || !strings.Contains(out, "stored secret oauth:linear "+tc.want) {
+				t.Fatalf("exit %d, want %q\n%s\n%s", code, tc.want, out, errOut)
+			}
+		})
+	}
+}

@@ -24,6 +24,9 @@ import (
 // runLive runs the episodes not yet journaled and reports on all of them.
 func (f *evalFlags) runLive(cmd *cobra.Command, g *globals, pref policies.PreferenceVector) (*eval.Report, error) {
 	ctx := cmd.Context()
+	if err := needFile(f.tasks, "--tasks", "a JSONL file"); err != nil {
+		return nil, err
+	}
 	tasks, err := eval.LoadTasks(f.tasks)
 	if err != nil {
 		return nil, asUsage(err)
@@ -90,7 +93,7 @@ func (f *evalFlags) runJournaled(ctx context.Context, g *globals, runner eval.Ru
 	entries, err := eval.RunLive(ctx, runner, opts)
 	bar.finish()
 	if errors.Is(err, context.Canceled) {
-		return nil, fmt.Errorf("interrupted; %d episodes are journaled in %s: run the same command to resume", len(entries), path)
+		return nil, fmt.Errorf("interrupted; %s journaled in %s: run the same command to resume", conductor.Count(len(entries), "episode"), path)
 	}
 	return entries, err
 }

@@ -4,7 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"io/fs"
 	"os"
 	"path/filepath"
 	"slices"
@@ -14,6 +13,7 @@ import (
 	"github.com/schollz/progressbar/v3"
 	"github.com/spf13/cobra"
 
+	"github.com/toolhub/toolhub/conductor"
 	"github.com/toolhub/toolhub/config"
 	"github.com/toolhub/toolhub/retriever"
 )
@@ -52,10 +52,8 @@ reported and the rest goes on; the exit status is then 1.`,
 		Example: "  toolhub index add ~/notes ~/papers\n  toolhub index add",
 		RunE: func(cmd *cobra.Command, args []string) error {
 			for _, p := range args {
-				if _, err := os.Stat(p); errors.Is(err, fs.ErrNotExist) {
-					return asUsage(fmt.Errorf("no file or folder at %s", p))
-				} else if err != nil {
-					return asUsage(err)
+				if err := needPath(p); err != nil {
+					return err
 				}
 			}
 			cfg, err := g.loadConfig()
@@ -84,7 +82,7 @@ reported and the rest goes on; the exit status is then 1.`,
 				printIngestReport(g.stdio.Out, rep)
 			}
 			if err == nil && rep.Failed > 0 {
-				return &exitError{code: exitToolError, err: fmt.Errorf("%d files could not be indexed (listed above)", rep.Failed)}
+				return &exitError{code: exitToolError, err: fmt.Errorf("%s could not be indexed (listed above)", conductor.Count(rep.Failed, "file"))}
 			}
 			return err
 		},
@@ -137,7 +135,7 @@ error: nothing is changed and the exit status is 1.`,
 			if err != nil {
 				return err
 			}
-			fmt.Fprintf(g.stdio.Out, "removed %d documents under %s\n", n, retriever.DisplayPath(args[0]))
+			fmt.Fprintf(g.stdio.Out, "removed %s under %s\n", conductor.Count(n, "document"), retriever.DisplayPath(args[0]))
 			excluded, err := ix.Excluded()
 			if err != nil {
 				return err
@@ -175,7 +173,7 @@ func newIndexLsCommand(g *globals) *cobra.Command {
 				docs[i].Path = retriever.DisplayPath(docs[i].Path)
 			}
 			if asJSON {
-				return writeJSON(g.stdio.Out, docs)
+				return writeJSONList(g.stdio.Out, docs)
 			}
 			t := newTable(g.stdio.Out, "PATH", "KIND", "CHUNKS", "SIZE", "INDEXED")
 			for _, d := range docs {
@@ -219,7 +217,7 @@ func newIndexStatusCommand(g *globals) *cobra.Command {
 
 func printStatus(w io.Writer, st retriever.Status) {
 	fmt.Fprintf(w, "index:      %s\n", st.Dir)
-	fmt.Fprintf(w, "documents:  %d (%d chunks)\n", st.Documents, st.Chunks)
+	fmt.Fprintf(w, "documents:  %d (%s)\n", st.Documents, conductor.Count(st.Chunks, "chunk"))
 	fmt.Fprintf(w, "disk:       %s\n", humanSize(st.DiskBytes))
 	fmt.Fprintf(w, "scoring:    %s\n", st.Scoring)
 	switch {
@@ -240,16 +238,16 @@ func printStatus(w io.Writer, st retriever.Status) {
 }
 
 func printIngestReport(w io.Writer, rep retriever.IngestReport) {
-	fmt.Fprintf(w, "indexed %d, unchanged %d, removed %d, skipped %d, failed %d (%d chunks written) in %s\n",
-		rep.Indexed, rep.Unchanged, rep.Removed, rep.Skipped, rep.Failed, rep.Chunks, rep.Duration.Round(time.Millisecond))
+	fmt.Fprintf(w, "indexed %d, unchanged %d, removed %d, skipped %d, failed %d (%s written) in %s\n",
+		rep.Indexed, rep.Unchanged, rep.Removed, rep.Skipped, rep.Failed, conductor.Count(rep.Chunks, "chunk"), rep.Duration.Round(time.Millisecond))
 	if rep.Embedded > 0 {
-		fmt.Fprintf(w, "embedded %d chunks\n", rep.Embedded)
+		fmt.Fprintf(w, "embedded %s\n", conductor.Count(rep.Embedded, "chunk"))
 	}
 	if rep.EmbedError != "" {
 		fmt.Fprintf(w, "vectors not computed (the text is indexed; the next run retries): %s\n", rep.EmbedError)
 	}
 	if rep.Unembedded > 0 && rep.EmbedError == "" {
-		fmt.Fprintf(w, "%d chunks elsewhere in the index have no vector yet (search finds them by text only); `toolhub index add` without PATH computes them\n", rep.Unembedded)
+		fmt.Fprintf(w, "no vector yet for %s elsewhere in the index (search finds them by text only); `toolhub index add` without PATH computes them\n", conductor.Count(rep.Unembedded, "chunk"))
 	}
 	const shown = 20
 	for i, p := range rep.Problems {

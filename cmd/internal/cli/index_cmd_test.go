@@ -32,7 +32,7 @@ func runSub(t *testing.T, newCmd func(*globals) *cobra.Command, configPath strin
 	cmd.SetOut(&out)
 	cmd.SetErr(&errOut)
 	cmd.SilenceUsage, cmd.SilenceErrors = true, true
-	cmd.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return asUsage(err) })
+	cmd.SetFlagErrorFunc(flagError)
 	err := cmd.ExecuteContext(context.Background())
 	if err != nil && !alreadyShown(err) {
 		fmt.Fprintln(&errOut, "toolhub: "+err.Error())
@@ -91,7 +91,7 @@ func TestIndexCommands(t *testing.T) {
 	}
 
 	code, out, _ = runSub(t, newIndexCommand, cfg, "rm", filepath.Join(src, "a.md"))
-	if code != 0 || !strings.Contains(out, "removed 1 documents") || !strings.Contains(out, "stays out of the index") {
+	if code != 0 || !strings.Contains(out, "removed 1 document under") || !strings.Contains(out, "stays out of the index") {
 		t.Fatalf("rm: %s", out)
 	}
 	code, out, _ = runSub(t, newIndexCommand, cfg, "add", "--json")
@@ -165,7 +165,7 @@ func TestIndexAddExitsNonZeroWhenFilesFail(t *testing.T) {
 	writeFile(t, filepath.Join(src, "broken.pdf"), "%PDF-1.4 not really a pdf")
 	cfg := docsConfig(t, fmt.Sprintf(`{"dir": %q}`, t.TempDir()))
 	code, out, errOut := runSub(t, newIndexCommand, cfg, "add", src)
-	if code != exitToolError || !strings.Contains(out, "failed 1") || !strings.Contains(errOut, "1 files could not be indexed") {
+	if code != exitToolError || !strings.Contains(out, "failed 1") || !strings.Contains(errOut, "1 file could not be indexed") {
 		t.Fatalf("add: exit %d\n%s%s", code, out, errOut)
 	}
 }
@@ -219,7 +219,7 @@ func TestIndexRmAndAddOfPathsThatAreNotIndexed(t *testing.T) {
 		{"add of a device", []string{"add", os.DevNull}, 0, "skipped " + os.DevNull + ": not a regular file", ""},
 		{"status lists the folder alone", []string{"status"}, 0, "roots:      " + src + "\n", ""},
 		{"rm of the device", []string{"rm", os.DevNull}, exitToolError, "", "not in the index"},
-		{"rm of the folder", []string{"rm", src}, 0, "removed 1 documents", ""},
+		{"rm of the folder", []string{"rm", src}, 0, "removed 1 document under", ""},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {

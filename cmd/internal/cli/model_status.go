@@ -70,6 +70,9 @@ func probeModelStatus(ctx context.Context, m *config.Models) modelStatus {
 		}
 	}
 	st.GPU = modelhost.DetectGPUs(ctx)
+	if st.GPU.GPUs == nil {
+		st.GPU.GPUs = []modelhost.GPU{} // [] in JSON, not null
+	}
 	return st
 }
 

@@ -16,6 +16,15 @@ func writeJSON(w io.Writer, v any) error {
 	return enc.Encode(v)
 }
 
+// writeJSONList prints list as an indented JSON array, [] when it is
+// empty.
+func writeJSONList[T any](w io.Writer, list []T) error {
+	if list == nil {
+		list = []T{}
+	}
+	return writeJSON(w, list)
+}
+
 // table prints aligned columns.
 type table struct{ tw *tabwriter.Writer }
 

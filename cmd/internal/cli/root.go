@@ -34,9 +34,6 @@ func Main(ctx context.Context, args []string, stdio Stdio) int {
 	g := &globals{stdio: stdio}
 	root := newRootCommand(g)
 	root.SetArgs(args)
-	root.SetIn(stdio.In)
-	root.SetOut(stdio.Out)
-	root.SetErr(stdio.Err)
 	err := root.ExecuteContext(ctx)
 	if g.logOut != nil {
 		_ = g.logOut.Close()
@@ -53,7 +50,8 @@ func newRootCommand(g *globals) *cobra.Command {
 		Short: "One MCP server over all your MCP servers, private documents and models",
 		Long: `toolhub is a local MCP hub. MCP clients (Claude Desktop, Cursor, VS Code,
 Claude Code) connect to it as one server and get every tool of the MCP servers
-listed in its config, named server__tool.
+listed in its config, named server__tool, beside toolhub's own tools (python,
+search_documents, ...), which keep their bare names; toolhub tools lists both.
 
 The config file is Claude Desktop's "mcpServers" JSON with a few extra keys per
 server. It is looked up in --config, then $TOOLHUB_CONFIG, then the user config
@@ -68,7 +66,13 @@ starts with no downstream servers.`,
 	root.PersistentFlags().StringVar(&g.configPath, "config", "", "config file (default $TOOLHUB_CONFIG or the user config dir)")
 	root.PersistentFlags().StringVar(&g.logLevel, "log-level", "warn", "log level (on stderr, or in the --log-file): debug, info, warn, error")
 	root.PersistentFlags().StringVar(&g.logFile, "log-file", "", "append logs to this file instead of stderr (made if missing; moved to FILE.1 at start once past 10 MiB)")
-	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return asUsage(err) })
+	// Set before the completion command is added: its scripts go to the
+	// output it finds then.
+	root.SetIn(g.stdio.In)
+	root.SetOut(g.stdio.Out)
+	root.SetErr(g.stdio.Err)
+	root.SetFlagErrorFunc(flagError)
+	addVersionFlag(root)
 	root.AddCommand(
 		newServeCommand(g),
 		newConfigCommand(g),
@@ -86,6 +90,8 @@ starts with no downstream servers.`,
 		newServiceCommand(g),
 		newAuthCommand(g),
 	)
+	refuseUnknownHelpTopics(root)
+	refuseUnknownShells(root)
 	refuseUnknownSubcommands(root)
 	for _, c := range root.Commands() {
 		wrapArgs(c)
@@ -111,12 +117,18 @@ func refuseUnknownSubcommands(c *cobra.Command) {
 		if len(args) == 0 {
 			return cmd.Help()
 		}
-		msg := fmt.Sprintf("unknown command %q for %q", args[0], cmd.CommandPath())
-		if s := cmd.SuggestionsFor(args[0]); len(s) > 0 {
-			msg += "; did you mean " + strings.Join(s, " or ") + "?"
-		}
-		return usageError("%s (see %s --help)", msg, cmd.CommandPath())
+		return unknownCommand(cmd, args[0])
 	}
+}
+
+// unknownCommand is the usage error for a word that names no subcommand
+// of cmd, with cobra's suggestions.
+func unknownCommand(cmd *cobra.Command, word string) error {
+	msg := fmt.Sprintf("unknown command %q for %q", word, cmd.CommandPath())
+	if s := cmd.SuggestionsFor(word); len(s) > 0 {
+		msg += "; did you mean " + strings.Join(s, " or ") + "?"
+	}
+	return usageError("%s (see %s --help)", msg, cmd.CommandPath())
 }
 
 // wrapArgs turns cobra's positional-argument errors into usage errors.

@@ -46,7 +46,7 @@ run was refused or toolhub could not go on), 2 bad flags or configuration,
 		Example: `  toolhub run "What does our travel policy say about per diems?"
   toolhub run --mode tools --policy fixed:gpt5 "Summarise open issues"`,
 		Args: func(_ *cobra.Command, args []string) error {
-			if len(args) == 0 {
+			if strings.TrimSpace(strings.Join(args, " ")) == "" {
 				return usageError(`run needs a task: toolhub run "What does our travel policy say?"`)
 			}
 			return nil

@@ -138,6 +138,8 @@ func TestRunCommandUsage(t *testing.T) {
 		{"bad preference object", []string{"--preference", `{"privacy": "nowhere"}`, "q"}, "--preference: "},
 		{"negative budget", []string{"--budget", "-1", "q"}, "--budget -1"},
 		{"no task", nil, "run needs a task"},
+		{"an empty task", []string{""}, "run needs a task"},
+		{"a blank task", []string{" ", "\t"}, "run needs a task"},
 	}
 	orch := scriptedmodel.New()
 	defer orch.Close()

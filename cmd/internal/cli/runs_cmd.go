@@ -54,7 +54,7 @@ func newRunsListCommand(g *globals) *cobra.Command {
 					return err
 				}
 				if asJSON {
-					return writeJSON(g.stdio.Out, runs)
+					return writeJSONList(g.stdio.Out, runs)
 				}
 				t := newTable(g.stdio.Out, "ID", "STATUS", "POLICY", "MODE", "TURNS", "USD", "TASK")
 				for _, r := range runs {

@@ -6,6 +6,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/toolhub/toolhub/conductor"
 	"github.com/toolhub/toolhub/runlog"
 )
 
@@ -65,7 +66,7 @@ rebuilt from its steps; such a line lacks the system prompt and tools.`,
 					}
 				}
 				if bad > 0 {
-					return fmt.Errorf("%d of %d runs could not be exported", bad, len(runs))
+					return fmt.Errorf("%d of %s could not be exported", bad, conductor.Count(len(runs), "run"))
 				}
 				return nil
 			})

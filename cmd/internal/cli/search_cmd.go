@@ -8,6 +8,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/toolhub/toolhub/conductor"
 	"github.com/toolhub/toolhub/retriever"
 )
 
@@ -71,7 +72,7 @@ says which mode answered, and why when it fell back.`,
 }
 
 func printResults(w io.Writer, res *retriever.Results) {
-	fmt.Fprintf(w, "mode %s, %d results in %.1f ms\n", res.Mode, len(res.Hits), res.Timings.TotalMS)
+	fmt.Fprintf(w, "mode %s, %s in %.1f ms\n", res.Mode, conductor.Count(len(res.Hits), "result"), res.Timings.TotalMS)
 	if res.Note != "" {
 		fmt.Fprintf(w, "note: %s\n", res.Note)
 	}
@@ -82,7 +83,7 @@ func printResults(w io.Writer, res *retriever.Results) {
 		}
 		fmt.Fprintf(w, "\n%d. %s  (score %.4g, bytes %d–%d)\n   %s\n", i+1, where, h.Score, h.Start, h.End, h.Snippet)
 		if len(h.More) > 0 {
-			fmt.Fprintf(w, "   (+%d more matching passages in this file)\n", len(h.More))
+			fmt.Fprintf(w, "   (+%s in this file)\n", conductor.Count(len(h.More), "more matching passage"))
 		}
 	}
 }

@@ -7,6 +7,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/toolhub/toolhub/conductor"
 	"github.com/toolhub/toolhub/hub"
 )
 
@@ -32,8 +33,10 @@ func newToolsCommand(g *globals) *cobra.Command {
 		Use:   "tools",
 		Short: "List the merged tool catalog",
 		Long: `Connects to every enabled server and lists the tools of all of them, under the
-names MCP clients see (server__tool, at most 60 characters). --server keeps one
-server's tools; --json prints each tool's full input schema too.`,
+names MCP clients see: server__tool (at most 60 characters) for a server's
+tools, and the bare name for toolhub's own (python, search_documents, ...).
+--server keeps one server's tools; --json prints each tool's full input schema
+too.`,
 		Example: "  toolhub tools\n  toolhub tools --server everything --json",
 		Args:    cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
@@ -62,7 +65,7 @@ server's tools; --json prints each tool's full input schema too.`,
 			if err := t.flush(); err != nil {
 				return err
 			}
-			fmt.Fprintf(g.stdio.Err, "%d tools\n", len(tools))
+			fmt.Fprintln(g.stdio.Err, conductor.Count(len(tools), "tool"))
 			return nil
 		},
 	}

@@ -31,6 +31,16 @@ the work tree had changes.`,
 	return cmd
 }
 
+// addVersionFlag makes `toolhub --version` print what `toolhub version`
+// prints.
+func addVersionFlag(root *cobra.Command) {
+	var line strings.Builder
+	_ = writeVersion(&line, buildinfo.Get(), false)
+	root.Version = line.String()
+	root.SetVersionTemplate("{{.Version}}")
+	root.Flags().Bool("version", false, "print the version, commit and build date (as toolhub version does)")
+}
+
 func writeVersion(w io.Writer, info buildinfo.Info, asJSON bool) error {
 	if asJSON {
 		enc := json.NewEncoder(w)

@@ -47,3 +47,15 @@ func TestVersionCommandJSON(t *testing.T) {
 		t.Fatalf("exit %d, stdout %q, stderr %q; want the JSON of %+v", code, out.String(), errOut.String(), buildinfo.Get())
 	}
 }
+
+func TestVersionFlagPrintsWhatTheVersionCommandPrints(t *testing.T) {
+	var want bytes.Buffer
+	if code := Main(t.Context(), []string{"version"}, Stdio{In: &bytes.Buffer{}, Out: &want, Err: &bytes.Buffer{}}); code != 0 {
+		t.Fatalf("version: exit %d", code)
+	}
+	var out, errOut bytes.Buffer
+	code := Main(t.Context(), []string{"--version"}, Stdio{In: &bytes.Buffer{}, Out: &out, Err: &errOut})
+	if code != 0 || out.String() != want.String() {
+		t.Fatalf("--version: exit %d, stdout %q, stderr %q; want %q", code, out.String(), errOut.String(), want.String())
+	}
+}
