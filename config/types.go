@@ -14,8 +14,8 @@ type File struct {
 	invalid   map[string]invalidServer
 	Documents Documents
 
-	// Reserved sections, kept as standard JSON (comments removed) for the
-	// packages that will read them.
+	// Sections kept as standard JSON (comments removed): models and the
+	// orchestrator, which ReadModels reads; preferences and http, reserved.
 	Models       json.RawMessage
 	Orchestrator json.RawMessage
 	Preferences  json.RawMessage
