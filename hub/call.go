@@ -33,7 +33,7 @@ func (h *Hub) Call(ctx context.Context, name string, args json.RawMessage, opts 
 	tool, ok := snap.Lookup(name)
 	if !ok {
 		if st, down := h.DownServer(name); down {
-			return nil, unavailable(st)
+			return nil, Unavailable(st)
 		}
 		return nil, &UnknownToolError{Name: name, Suggestions: snap.Suggest(name, 3)}
 	}

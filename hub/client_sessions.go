@@ -143,7 +143,7 @@ func (s *clientSessions) take(key string) (*clientSession, error) {
 		if st.State == StateReady {
 			st.State = StateStopped
 		}
-		return nil, unavailable(st)
+		return nil, Unavailable(st)
 	}
 	return cs, err
 }
@@ -272,17 +272,17 @@ func (cs *clientSession) awaitReady(ctx context.Context, limit time.Duration) er
 		switch {
 		case dropped:
 			st.State = StateStopped
-			return unavailable(st)
+			return Unavailable(st)
 		case st.State == StateReady:
 			return nil
 		case st.Down():
-			return unavailable(st)
+			return Unavailable(st)
 		}
 		select {
 		case <-changed:
 		case <-cs.done:
 		case <-timer.C:
-			return unavailable(cs.Status())
+			return Unavailable(cs.Status())
 		case <-ctx.Done():
 			return fmt.Errorf("server %s: wait for the client's own session: %w", cs.spec.Name, ctx.Err())
 		}

@@ -74,7 +74,7 @@ func (d *downstream) sessionFor(ctx context.Context) (*downstream, func(), error
 func (d *downstream) call(ctx context.Context, tool string, args json.RawMessage, meta map[string]any, taskOnly bool) (json.RawMessage, error) {
 	conn, st := d.currentConn()
 	if conn == nil {
-		return nil, unavailable(st)
+		return nil, Unavailable(st)
 	}
 	timeout := d.callTimeout()
 	callCtx, cancel := context.WithTimeout(ctx, timeout)

@@ -59,8 +59,8 @@ type ServerUnavailableError struct {
 	RetryIn time.Duration
 }
 
-// unavailable explains why the server of st takes no calls.
-func unavailable(st ServerStatus) *ServerUnavailableError {
+// Unavailable explains why the server of st takes no calls.
+func Unavailable(st ServerStatus) *ServerUnavailableError {
 	e := &ServerUnavailableError{Server: st.Name, State: st.State, Reason: st.LastError}
 	if st.State == StateRetrying && !st.NextRetry.IsZero() {
 		e.RetryIn = max(time.Until(st.NextRetry), 0)

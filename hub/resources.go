@@ -139,7 +139,7 @@ func (d *downstream) Request(ctx context.Context, method string, params any) (js
 func (d *downstream) request(ctx context.Context, method string, params any) (json.RawMessage, error) {
 	conn, st := d.currentConn()
 	if conn == nil {
-		return nil, unavailable(st)
+		return nil, Unavailable(st)
 	}
 	timeout := d.callTimeout()
 	callCtx, cancel := context.WithTimeout(ctx, timeout)

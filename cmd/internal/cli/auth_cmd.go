@@ -106,6 +106,9 @@ seconds.`,
 		Example: "  toolhub auth login notes\n  toolhub auth login notes --no-browser --timeout 10m",
 		Args:    cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
+			if err := durationPositive(cmd, "timeout"); err != nil {
+				return err
+			}
 			spec, err := g.remoteSpec(args[0])
 			if err != nil {
 				return err

@@ -32,6 +32,9 @@ func newBenchCatalogCommand(g *globals) *cobra.Command {
 full listing of the catalog and name lookups (p50/p90/p99).`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
+			if err := intsAtLeast(cmd, 1, "servers", "tools"); err != nil {
+				return err
+			}
 			rep, err := bench.RunCatalog(cmd.Context(), opts)
 			if err != nil {
 				return err

@@ -32,6 +32,12 @@ and one kv__get call. Target: under 1 ms per turn.`,
 			if mode != string(conductor.ModeResearch) && mode != string(conductor.ModeTools) {
 				return usageError("--mode %q: want research or tools", mode)
 			}
+			if err := intsAtLeast(cmd, 1, "episodes", "turns"); err != nil {
+				return err
+			}
+			if err := intAtMost(cmd, conductor.MaxTurns, "turns"); err != nil {
+				return err
+			}
 			opts.Mode = conductor.Mode(mode)
 			opts.Logger = g.logger()
 			rep, err := bench.RunEpisode(cmd.Context(), opts)

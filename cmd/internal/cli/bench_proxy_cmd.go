@@ -58,6 +58,12 @@ server-everything is looked up in .tools/node_modules/.bin above the current
 directory unless --everything names it.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
+			if err := intsAtLeast(cmd, 1, "calls", "inprocess-workers", "concurrency"); err != nil {
+				return err
+			}
+			if err := intsAtLeast(cmd, 0, "warmup", "inprocess-calls", "rounds", "compare-pid"); err != nil {
+				return err
+			}
 			path, err := everythingPath(opts.Everything, "")
 			if err != nil {
 				return err

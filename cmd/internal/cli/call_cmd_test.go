@@ -2,6 +2,7 @@ package cli
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -83,7 +84,20 @@ func TestServersAndToolsCommands(t *testing.T) {
 		t.Fatalf("tools --server fs: exit %d\n%s\n%s", code, stdout, stderr)
 	}
 	code, _, stderr = run(t, "--config", cfg, "tools", "--server", "nope")
-	if code != 2 || !strings.Contains(stderr, "nope") {
+	if code != 2 || !strings.Contains(stderr, `no server named "nope"`) {
 		t.Fatalf("tools --server nope: exit %d, stderr %s", code, stderr)
+	}
+}
+
+// TestToolsOfAServerThatFailedSayWhy: the tools of a server that could not
+// start are not an empty list but the reason.
+func TestToolsOfAServerThatFailedSayWhy(t *testing.T) {
+	dir := t.TempDir()
+	quoted, _ := json.Marshal(dir)
+	cfg := filepath.Join(dir, "c.json")
+	mustWrite(t, cfg, `{"mcpServers": {"bad": {"command": `+string(quoted)+`}}}`)
+	code, stdout, stderr := run(t, "--config", cfg, "tools", "--server", "bad")
+	if code != 1 || !strings.Contains(stderr, "server bad has failed") || !strings.Contains(stderr, "is a folder, not a program") {
+		t.Fatalf("tools --server bad: exit %d\nstdout: %s\nstderr: %s", code, stdout, stderr)
 	}
 }

@@ -45,3 +45,43 @@ func flagWants(typ string) string {
 	}
 	return ""
 }
+
+// intsAtLeast refuses any of cmd's int flags named that holds less than
+// least, as flagError words a value of the wrong type: "--servers wants a
+// whole number of 1 or more, not -1".
+func intsAtLeast(cmd *cobra.Command, least int, names ...string) error {
+	for _, name := range names {
+		v, err := cmd.Flags().GetInt(name)
+		if err != nil {
+			return err
+		}
+		if v < least {
+			return usageError("--%s wants a whole number of %d or more, not %d", name, least, v)
+		}
+	}
+	return nil
+}
+
+// intAtMost refuses cmd's int flag name above most.
+func intAtMost(cmd *cobra.Command, most int, name string) error {
+	v, err := cmd.Flags().GetInt(name)
+	if err != nil {
+		return err
+	}
+	if v > most {
+		return usageError("--%s wants a whole number of at most %d, not %d", name, most, v)
+	}
+	return nil
+}
+
+// durationPositive refuses cmd's duration flag name at 0 or below.
+func durationPositive(cmd *cobra.Command, name string) error {
+	v, err := cmd.Flags().GetDuration(name)
+	if err != nil {
+		return err
+	}
+	if v <= 0 {
+		return usageError("--%s wants a duration above 0 such as 30s, not %s", name, v)
+	}
+	return nil
+}

@@ -23,3 +23,22 @@ func TestFlagValuesOfTheWrongTypeAreToldInWords(t *testing.T) {
 			wantStderr: []string{"unknown flag: --nosuch"}},
 	})
 }
+
+func TestNumbersOutOfTheirRangeAreRefused(t *testing.T) {
+	runCLICases(t, []cliCase{
+		{name: "no servers to measure", args: []string{"bench", "catalog", "--servers", "-1"}, wantCode: 2,
+			wantStderr: []string{"--servers wants a whole number of 1 or more, not -1"}},
+		{name: "no episodes", args: []string{"bench", "episode", "--episodes", "0"}, wantCode: 2,
+			wantStderr: []string{"--episodes wants a whole number of 1 or more, not 0"}},
+		{name: "more turns than an episode has", args: []string{"bench", "episode", "--turns", "100"}, wantCode: 2,
+			wantStderr: []string{"--turns wants a whole number of at most 50, not 100"}},
+		{name: "no callers", args: []string{"bench", "proxy", "--concurrency", "0"}, wantCode: 2,
+			wantStderr: []string{"--concurrency wants a whole number of 1 or more, not 0"}},
+		{name: "a negative limit", args: []string{"runs", "ls", "--limit", "-5"}, wantCode: 2,
+			wantStderr: []string{"--limit wants a whole number of 0 or more, not -5"}},
+		{name: "a negative export limit", args: []string{"runs", "export", "--limit", "-1"}, wantCode: 2,
+			wantStderr: []string{"--limit wants a whole number of 0 or more, not -1"}},
+		{name: "a sign-in that may not wait", args: []string{"auth", "login", "notes", "--timeout", "-5s"}, wantCode: 2,
+			wantStderr: []string{"--timeout wants a duration above 0 such as 30s, not -5s"}},
+	})
+}

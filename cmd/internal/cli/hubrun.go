@@ -69,10 +69,22 @@ func (g *globals) newDaemon(mo mcp.Options, long bool, edits ...func(*daemon.Opt
 // startSettled starts the daemon and waits until every server has connected
 // or failed; the caller closes the daemon.
 func (g *globals) startSettled(ctx context.Context) (*daemon.Daemon, error) {
-	d, err := g.startDaemon(ctx)
+	return g.startSettledFor(ctx, "")
+}
+
+// startSettledFor is startSettled for a command about one server (none when
+// server is ""): a name the config does not have is refused before any
+// server starts.
+func (g *globals) startSettledFor(ctx context.Context, server string) (*daemon.Daemon, error) {
+	d, err := g.newDaemon(mcp.Options{}, false)
 	if err != nil {
 		return nil, err
 	}
+	if server != "" && !hasServer(d.Hub().Servers(), server) {
+		d.Close()
+		return nil, usageError("no server named %q in the config", server)
+	}
+	d.Start(ctx)
 	if err := g.waitForServers(ctx, d.Hub()); err != nil {
 		d.Close()
 		return nil, err

@@ -47,7 +47,10 @@ func newRunsListCommand(g *globals) *cobra.Command {
 		Use:   "ls",
 		Short: "List runs, newest first",
 		Args:  cobra.NoArgs,
-		RunE: func(*cobra.Command, []string) error {
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			if err := intsAtLeast(cmd, 0, "limit"); err != nil {
+				return err
+			}
 			return withRunLog(func(log *runlog.RunLog) error {
 				runs, err := log.List(limit)
 				if err != nil {

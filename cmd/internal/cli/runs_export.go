@@ -36,9 +36,12 @@ rebuilt from its steps; such a line lacks the system prompt and tools.`,
 		Example: `  toolhub runs export --jsonl > runs.jsonl
   toolhub runs export --turns --limit 10 | jq -c '{id, turn, n: (.messages | length)}'`,
 		Args: cobra.NoArgs,
-		RunE: func(*cobra.Command, []string) error {
+		RunE: func(cmd *cobra.Command, _ []string) error {
 			if !jsonl {
 				return usageError("only --jsonl is supported")
+			}
+			if err := intsAtLeast(cmd, 0, "limit"); err != nil {
+				return err
 			}
 			return withRunLog(func(log *runlog.RunLog) error {
 				runs, err := log.List(limit)
@@ -73,7 +76,7 @@ rebuilt from its steps; such a line lacks the system prompt and tools.`,
 		},
 	}
 	cmd.Flags().IntVar(&limit, "limit", 0, "at most this many runs, newest first (0: all)")
-	cmd.Flags().BoolVar(&jsonl, "jsonl", true, "one trajectory per line")
+	cmd.Flags().BoolVar(&jsonl, "jsonl", true, "one trajectory per line: the only format, named for scripts that say so")
 	cmd.Flags().BoolVar(&turns, "turns", false, "one line per orchestrator turn instead of one per run")
 	return cmd
 }

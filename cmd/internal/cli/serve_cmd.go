@@ -65,7 +65,7 @@ every downstream server.`,
   toolhub serve --expose search
   toolhub serve --http
   toolhub serve --http=127.0.0.1:9000 --token-file ./token --allow-origin https://app.example.com`,
-		Args: cobra.NoArgs,
+		Args: serveArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			return g.serve(cmd.Context(), o)
 		},
@@ -170,4 +170,14 @@ func serveToken(o serveOptions) (token, file string, err error) {
 		return "", "", err
 	}
 	return token, file, nil
+}
+
+// serveArgs refuses arguments; one right after a bare --http is an address
+// written with a space, which --http (whose value is optional) cannot
+// take: the error says to write it with "=".
+func serveArgs(cmd *cobra.Command, args []string) error {
+	if len(args) > 0 && cmd.Flags().Changed("http") && cmd.Flags().Lookup("http").Value.String() == mcp.DefaultHTTPAddr {
+		return usageError("--http takes its address after \"=\": --http=%s (a bare --http serves on %s)", args[0], mcp.DefaultHTTPAddr)
+	}
+	return cobra.NoArgs(cmd, args)
 }

@@ -90,6 +90,7 @@ func TestServeRejectsBadFlags(t *testing.T) {
 		{"no-auth on all interfaces", []string{"--http=0.0.0.0:0", "--no-auth"}, "without authentication"},
 		{"zero body cap", []string{"--max-body", "0"}, "must be positive"},
 		{"positional argument", []string{"extra"}, "unknown command"},
+		{"address after a space", []string{"--http", "127.0.0.1:9000"}, `--http takes its address after "=": --http=127.0.0.1:9000`},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

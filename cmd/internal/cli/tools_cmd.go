@@ -40,20 +40,18 @@ too.`,
 		Example: "  toolhub tools\n  toolhub tools --server everything --json",
 		Args:    cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			d, err := g.startSettled(cmd.Context())
+			d, err := g.startSettledFor(cmd.Context(), server)
 			if err != nil {
 				return err
 			}
 			defer d.Close()
 			snap := d.Hub().Snapshot()
-			var tools []*hub.Tool
+			tools := snap.Tools()
 			if server != "" {
-				if !hasServer(d.Hub().Servers(), server) {
-					return usageError("no server named %q in the config", server)
+				if err := serverDown(d.Hub().Servers(), server); err != nil {
+					return err
 				}
 				tools = snap.ServerTools(server)
-			} else {
-				tools = snap.Tools()
 			}
 			if asJSON {
 				return writeJSON(g.stdio.Out, toolViews(tools))
@@ -90,6 +88,17 @@ func hasServer(sts []hub.ServerStatus, name string) bool {
 		}
 	}
 	return false
+}
+
+// serverDown is the error of a named server that settled without tools
+// to list (failed, invalid, disabled ...); nil when it is ready.
+func serverDown(sts []hub.ServerStatus, name string) error {
+	for _, st := range sts {
+		if st.Name == name && st.State != hub.StateReady {
+			return hub.Unavailable(st)
+		}
+	}
+	return nil
 }
 
 func toolViews(tools []*hub.Tool) []toolView {
