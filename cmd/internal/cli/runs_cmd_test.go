@@ -33,6 +33,10 @@ func TestRunsListShowExport(t *testing.T) {
 	if code != 0 || !strings.Contains(stdout, "model  answer-1 → gpt-5") || !strings.Contains(stdout, "task: 2+2?") {
 		t.Fatalf("show: exit %d\n%s", code, stdout)
 	}
+	code, stdout, _ = runSub(t, newRunsCommand, cfg, "show", run.ID, "--json")
+	if code != 0 || !strings.Contains(stdout, `"request": {`) || !strings.Contains(stdout, `"messages": [`) {
+		t.Fatalf("show --json: the orchestrator's request is not shown as the JSON it is: exit %d\n%s", code, stdout)
+	}
 	code, _, stderr = runSub(t, newRunsCommand, cfg, "show", "nope")
 	if code != 2 || !strings.Contains(stderr, `no run "nope"`) {
 		t.Fatalf("show unknown: exit %d %s", code, stderr)
