@@ -29,7 +29,7 @@ func (c *stdioConn) track(f func()) func() {
 
 // drain waits for the requests in flight once the client's input has
 // ended, at most grace, or until ctx ends. Requests toolhub made of the
-// client fail at once (the session's inputEnded).
+// client fail at once (the session's endInput).
 func (c *stdioConn) drain(ctx context.Context, grace time.Duration) {
 	c.session.endInput()
 	done := make(chan struct{})
