@@ -1,10 +1,13 @@
 package mcp
 
 import (
+	"context"
 	"slices"
+	"strings"
 	"testing"
 
 	mcpclient "github.com/mark3labs/mcp-go/client"
+	mcpgo "github.com/mark3labs/mcp-go/mcp"
 )
 
 const testToken = "test-token-0123456789abcdef"
@@ -56,6 +59,33 @@ func TestExposureModesListTheRightTools(t *testing.T) {
 				slices.Sort(want)
 				if !slices.Equal(got, want) {
 					t.Errorf("legacy=%v: tools = %v, want %v", legacy, got, want)
+				}
+			}
+		})
+	}
+}
+
+// TestToolDescriptionsNameOnlyListedTools: a description that sends the
+// reader to another of toolhub's tools names one the same list holds.
+func TestToolDescriptionsNameOnlyListedTools(t *testing.T) {
+	for _, e := range []Exposure{ExposeDirect, ExposeSearch, ExposeBoth} {
+		t.Run(string(e), func(t *testing.T) {
+			c := newStack(t, Options{Expose: e}).client(t, clientOptions{})
+			ctx, cancel := context.WithTimeout(t.Context(), waitLimit)
+			defer cancel()
+			res, err := c.ListTools(ctx, mcpgo.ListToolsRequest{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			listed := map[string]bool{}
+			for _, tool := range res.Tools {
+				listed[tool.Name] = true
+			}
+			for _, tool := range res.Tools {
+				for _, named := range []string{FindToolsName, DescribeToolName, CallToolName} {
+					if named != tool.Name && strings.Contains(tool.Description, named) && !listed[named] {
+						t.Errorf("%s's description names %s, which is not listed: %q", tool.Name, named, tool.Description)
+					}
 				}
 			}
 		})

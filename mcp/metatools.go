@@ -26,11 +26,18 @@ const (
 	maxFindLimit     = 50
 )
 
-func (s *Server) findToolsTool() mcpserver.ServerTool {
+// findToolsTool is find_tools. Its description names the next step the
+// surface offers: with every tool listed (ExposeBoth) a match is called
+// by its name; with the search surface, describe_tool and call_tool.
+func (s *Server) findToolsTool(e Exposure) mcpserver.ServerTool {
+	next := " Every tool it names is listed under that name with its full input schema: call it directly."
+	if e == ExposeSearch {
+		next = " Use describe_tool for a tool's full input schema and call_tool to call it."
+	}
 	tool := mcpgo.NewTool(FindToolsName,
 		mcpgo.WithDescription("Search the tools of every MCP server behind toolhub by what they do. "+
 			"Returns the best matches with their server, whether they run locally, measured latency, "+
-			"cost per call and a one-line description. Use describe_tool for a tool's full input schema."),
+			"cost per call and a one-line description."+next),
 		mcpgo.WithString("query", mcpgo.Required(),
 			mcpgo.Description(`what you want to do, in a few words, e.g. "read a file" or "create an issue"`)),
 		mcpgo.WithInteger("limit", mcpgo.Min(1), mcpgo.Max(maxFindLimit),

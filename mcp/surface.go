@@ -82,10 +82,10 @@ func (s *Server) buildTools(snap *hub.Snapshot) ([]mcpserver.ServerTool, [sha256
 	meta := s.conductorTools()
 	switch s.opts.Expose {
 	case ExposeSearch:
-		meta = append(meta, s.findToolsTool(), s.describeToolTool(), s.callToolTool())
+		meta = append(meta, s.findToolsTool(ExposeSearch), s.describeToolTool(), s.callToolTool())
 		return meta, signature(meta)
 	case ExposeBoth:
-		meta = append(meta, s.findToolsTool())
+		meta = append(meta, s.findToolsTool(ExposeBoth))
 	}
 	reserved := make(map[string]bool, len(meta))
 	for _, m := range meta {
