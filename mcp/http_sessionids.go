@@ -14,6 +14,9 @@ import (
 //
 //   - a JSON-RPC batch (a JSON array) gets a JSON-RPC error saying batches
 //     are not supported, not that the body is not JSON;
+//   - a message no peer can answer (an id without a method or an answer, a
+//     null id on a request, a method that is not a string) gets Invalid
+//     Request (envelopeProblem), not 202 or "not valid json";
 //   - a legacy-era request other than initialize that carries no
 //     Mcp-Session-Id gets 400, not 404 (404 tells a client its session
 //     ended and it should initialize again);
@@ -31,6 +34,12 @@ func checkSessionIDs(ids mcpserver.SessionIdManager, next http.Handler) http.Han
 			writeRPCError(w, http.StatusBadRequest, nil, mcpgo.INVALID_REQUEST,
 				"JSON-RPC batches are not supported: send each message in a request of its own")
 			return
+		}
+		if r.Method == http.MethodPost {
+			if id, problem := envelopeProblem(body); problem != "" {
+				writeRPCError(w, http.StatusBadRequest, id, mcpgo.INVALID_REQUEST, "invalid request: "+problem)
+				return
+			}
 		}
 		if modernEra(r.Header, body) {
 			next.ServeHTTP(w, r)
