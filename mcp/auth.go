@@ -114,16 +114,12 @@ func warnIfShared(path string) {
 // "Authorization: Bearer <token>". Both sides are hashed before a
 // constant-time comparison, so neither the token nor its length leaks
 // through timing. CORS preflights, which browsers send without
-// credentials, pass (the Origin check has already run). The answer comes as
+// credentials, are answered before it (originPolicy.cors). The answer comes as
 // soon as the headers are in: the body is not waited for (see
 // bodyPace.refuseUnread).
 func requireBearer(token string, pace bodyPace, next http.Handler) http.Handler {
 	want := sha256.Sum256([]byte(token))
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if isPreflight(r) {
-			next.ServeHTTP(w, r)
-			return
-		}
 		got, ok := bearerToken(r.Header.Get("Authorization"))
 		if !ok {
 			pace.refuseUnread(w, r)

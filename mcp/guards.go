@@ -6,10 +6,7 @@ import (
 	"net/http"
 	"net/netip"
 	"net/url"
-	"slices"
 	"strings"
-
-	mcpserver "github.com/mark3labs/mcp-go/server"
 )
 
 // originPolicy decides which browser origins may talk to the endpoint.
@@ -45,33 +42,6 @@ func (p *originPolicy) permits(origin string) bool {
 		return false // "null", garbage
 	}
 	return isLoopbackOrigin(norm) || p.allowed[norm]
-}
-
-// corsHeaders are the request headers a browser client may send.
-var corsHeaders = []string{"Content-Type", "Authorization", "Mcp-Session-Id", "Mcp-Protocol-Version", "Last-Event-ID"}
-
-// corsOption makes mcp-go answer CORS for the allowed origins (loopback
-// pages need no CORS to be let through here, but get none either); nil
-// when there are none.
-func (p *originPolicy) corsOption() mcpserver.StreamableHTTPOption {
-	if len(p.allowed) == 0 {
-		return nil
-	}
-	origins := make([]string, 0, len(p.allowed))
-	for o := range p.allowed {
-		origins = append(origins, o)
-	}
-	slices.Sort(origins)
-	return mcpserver.WithStreamableHTTPCORS(
-		mcpserver.WithCORSAllowedOrigins(origins...),
-		mcpserver.WithCORSAllowedHeaders(corsHeaders...),
-	)
-}
-
-// isPreflight reports whether r is a CORS preflight, which by design
-// carries no credentials.
-func isPreflight(r *http.Request) bool {
-	return r.Method == http.MethodOptions && r.Header.Get("Access-Control-Request-Method") != ""
 }
 
 // middleware answers 403, without waiting for the body, to requests from an

@@ -12,18 +12,14 @@ const allowedMethods = "GET, POST, DELETE, HEAD, OPTIONS"
 
 // allowMethods answers 405, naming the allowed methods, to a request of any
 // other method, and 204 to an OPTIONS request that is not a CORS preflight
-// (preflights go on to mcp-go's CORS handling). mcp-go alone would answer
-// 404, as if the endpoint were not there.
+// (preflights are answered before, by originPolicy.cors). mcp-go alone
+// would answer 404, as if the endpoint were not there.
 func allowMethods(pace bodyPace, next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		switch r.Method {
 		case http.MethodGet, http.MethodPost, http.MethodDelete, http.MethodHead:
 			next.ServeHTTP(w, r)
 		case http.MethodOptions:
-			if isPreflight(r) {
-				next.ServeHTTP(w, r)
-				return
-			}
 			pace.refuseUnread(w, r)
 			w.Header().Set("Allow", allowedMethods)
 			w.WriteHeader(http.StatusNoContent)

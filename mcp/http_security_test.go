@@ -127,3 +127,46 @@ func TestAllowedOriginIsAccepted(t *testing.T) {
 		t.Error("an allowed origin without a scheme was accepted")
 	}
 }
+
+// TestLoopbackPagesGetCORS: a page on this machine at another port (the MCP
+// Inspector's, say) is a cross-origin caller to the browser: its preflight
+// is answered without a token, and every answer, a 401 included, lets it
+// read the response and the session id.
+func TestLoopbackPagesGetCORS(t *testing.T) {
+	srv := testServer(t, testHub(t, nil), Options{})
+	h := serveHTTP(t, srv, HTTPOptions{Token: testToken})
+	const page = "http://localhost:6274"
+	req, err := http.NewRequestWithContext(t.Context(), http.MethodOptions, h.URL(), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	req.Header.Set("Origin", page)
+	req.Header.Set("Access-Control-Request-Method", "POST")
+	req.Header.Set("Access-Control-Request-Headers", "authorization, content-type, mcp-method, mcp-param-region")
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	allowed := resp.Header.Get("Access-Control-Allow-Headers")
+	if resp.StatusCode != http.StatusNoContent || resp.Header.Get("Access-Control-Allow-Origin") != page ||
+		!strings.Contains(allowed, "Mcp-Method") || !strings.Contains(allowed, "Mcp-Param-Region") ||
+		!strings.Contains(resp.Header.Get("Access-Control-Allow-Methods"), "POST") {
+		t.Fatalf("preflight: %s, headers %v", resp.Status, resp.Header)
+	}
+
+	raw := newRawSession(t, h.URL(), testToken)
+	resp, body := raw.post(initializeBody, map[string]string{"Origin": page})
+	if resp.StatusCode != http.StatusOK || resp.Header.Get("Access-Control-Allow-Origin") != page ||
+		!strings.Contains(resp.Header.Get("Access-Control-Expose-Headers"), "Mcp-Session-Id") {
+		t.Fatalf("initialize from the page: %s, headers %v; %s", resp.Status, resp.Header, body)
+	}
+	resp, _ = newRawSession(t, h.URL(), "").post(initializeBody, map[string]string{"Origin": page})
+	if resp.StatusCode != http.StatusUnauthorized || resp.Header.Get("Access-Control-Allow-Origin") != page {
+		t.Fatalf("a 401 the page cannot read: %s, headers %v", resp.Status, resp.Header)
+	}
+	resp, _ = raw.post(initializeBody, map[string]string{"Origin": "https://evil.example"})
+	if resp.StatusCode != http.StatusForbidden || resp.Header.Get("Access-Control-Allow-Origin") != "" {
+		t.Fatalf("another site's page: %s, headers %v", resp.Status, resp.Header)
+	}
+}

@@ -115,7 +115,7 @@ func (s *Server) ListenHTTP(opts HTTPOptions) (*HTTPServer, error) {
 	if opts.Token != "" {
 		chain = requireBearer(opts.Token, pace, chain)
 	}
-	chain = origins.middleware(pace, chain)
+	chain = origins.middleware(pace, origins.cors(chain))
 	mux := http.NewServeMux()
 	mux.Handle(opts.Path, chain)
 	h.srv.Handler = mux
@@ -133,9 +133,6 @@ func (s *Server) newStreamable(opts HTTPOptions, origins *originPolicy, ids mcps
 		mcpserver.WithSessionIdleTTL(opts.SessionIdleTTL),
 		mcpserver.WithStreamableHTTPLogger(s.log),
 		mcpserver.WithStreamableHTTPServer(srv), // so that Shutdown stops it too
-	}
-	if cors := origins.corsOption(); cors != nil {
-		streamableOpts = append(streamableOpts, cors)
 	}
 	return mcpserver.NewStreamableHTTPServer(s.mcp, streamableOpts...)
 }
