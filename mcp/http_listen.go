@@ -1,6 +1,7 @@
 package mcp
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
 	"net/http"
@@ -44,15 +45,28 @@ func newListenStreams(fallback func(id string, n listenNote)) *listenStreams {
 }
 
 // keep follows the GET streams of sessions that next (mcp-go's transport)
-// serves.
+// serves, and ends a session's stream when a DELETE ends the session
+// (mcp-go would leave it open until the client goes).
 func (l *listenStreams) keep(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		id := r.Header.Get(mcpserver.HeaderKeySessionID)
+		if r.Method == http.MethodDelete && id != "" {
+			ended := &deleteStatus{ResponseWriter: w, status: http.StatusOK}
+			next.ServeHTTP(ended, r)
+			if ended.status < http.StatusMultipleChoices {
+				l.endStream(id)
+			}
+			return
+		}
 		if r.Method != http.MethodGet || id == "" {
 			next.ServeHTTP(w, r)
 			return
 		}
+		ctx, cancel := context.WithCancel(r.Context())
+		defer cancel()
+		r = r.WithContext(ctx)
 		st := newListenStream(w)
+		st.cancel = cancel
 		l.add(id, st)
 		unwritten := make(chan *listenNote, 1)
 		go func() { unwritten <- st.writeQueued() }()
@@ -77,6 +91,27 @@ func (l *listenStreams) add(id string, st *listenStream) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	l.streams[id] = st // a later stream of the session takes over
+}
+
+// endStream ends the GET stream of a session that ended, if it has one.
+func (l *listenStreams) endStream(id string) {
+	l.mu.Lock()
+	st := l.streams[id]
+	l.mu.Unlock()
+	if st != nil {
+		st.cancel()
+	}
+}
+
+// deleteStatus notes the status of the answer to a DELETE.
+type deleteStatus struct {
+	http.ResponseWriter
+	status int
+}
+
+func (d *deleteStatus) WriteHeader(status int) {
+	d.status = status
+	d.ResponseWriter.WriteHeader(status)
 }
 
 func (l *listenStreams) remove(id string, st *listenStream) {
@@ -126,6 +161,8 @@ type listenStream struct {
 	ended   bool // the stream's handler returned; under state
 	notes   chan listenNote
 	stopped chan struct{} // closed by end
+
+	cancel context.CancelFunc // ends the stream's request (its session ended)
 }
 
 func newListenStream(w http.ResponseWriter) *listenStream {

@@ -3,11 +3,13 @@ package mcp
 import (
 	"context"
 	"errors"
+	"io"
 	"net/http"
 	"net/http/httptest"
 	"slices"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/mark3labs/mcp-go/client/transport"
 	mcpgo "github.com/mark3labs/mcp-go/mcp"
@@ -244,5 +246,51 @@ func TestListenStreamHandsBackWhatItCouldNotWrite(t *testing.T) {
 				t.Errorf("fell back %q, want the %d queued", got, queued)
 			}
 		})
+	}
+}
+
+// TestDeleteEndsTheSessionsEventStream: a DELETE that ends a session ends
+// the GET event stream it had open, rather than leaving it open until the
+// client goes.
+func TestDeleteEndsTheSessionsEventStream(t *testing.T) {
+	srv := testServer(t, testHub(t, nil), Options{})
+	h := serveHTTP(t, srv, HTTPOptions{Token: testToken})
+	raw := newRawSession(t, h.URL(), testToken)
+	raw.initialize()
+	session := map[string]string{"Mcp-Session-Id": raw.sessionID, "Mcp-Protocol-Version": mcpgo.LATEST_LEGACY_PROTOCOL_VERSION}
+
+	req, err := http.NewRequestWithContext(t.Context(), http.MethodGet, h.URL(), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	req.Header.Set("Authorization", "Bearer "+testToken)
+	req.Header.Set("Accept", "text/event-stream")
+	for k, v := range session {
+		req.Header.Set(k, v)
+	}
+	stream, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer stream.Body.Close()
+	if stream.StatusCode != http.StatusOK {
+		t.Fatalf("GET: %s", stream.Status)
+	}
+	ended := make(chan error, 1)
+	go func() {
+		_, err := io.Copy(io.Discard, stream.Body)
+		ended <- err
+	}()
+
+	if resp, body := rawRequest(t, http.MethodDelete, h.URL(), session, ""); resp.StatusCode != http.StatusOK {
+		t.Fatalf("DELETE: %s %s", resp.Status, body)
+	}
+	select {
+	case err := <-ended:
+		if err != nil {
+			t.Errorf("the stream ended with %v, want its end", err)
+		}
+	case <-time.After(waitLimit):
+		t.Fatal("the event stream stayed open after its session was deleted")
 	}
 }
