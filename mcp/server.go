@@ -89,9 +89,12 @@ type Server struct {
 	bridges *bridges
 	levels  *logLevels
 	subs    clientSubscriptions
-	listens *listenStreams // the GET streams of HTTP sessions
-	index   indexCache
-	tasks   *taskBoard
+	// listenSubs are the resource subscriptions of 2026-07-28 listen
+	// streams.
+	listenSubs listenSubscriptions
+	listens    *listenStreams // the GET streams of HTTP sessions
+	index      indexCache
+	tasks      *taskBoard
 
 	sessions  *liveSessions // for shortHTTPCalls
 	asks      *clientAsks

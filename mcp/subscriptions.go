@@ -93,6 +93,9 @@ func (s *Server) serveSubscriptions(hooks *mcpserver.Hooks, sub Subscriber) {
 		}
 		return s.handleSubscription(ctx, sub, raw)
 	})
+	hooks.AddBeforeSubscriptionsListen(func(ctx context.Context, id any, req *mcpgo.SubscriptionsListenRequest) {
+		s.startListen(ctx, sub, id, req)
+	})
 	hooks.AddOnUnregisterSession(func(ctx context.Context, session mcpserver.ClientSession) {
 		for _, uri := range s.subs.forget(session.SessionID()) {
 			if err := sub.UnsubscribeResource(context.WithoutCancel(ctx), uri); err != nil {
@@ -141,9 +144,11 @@ func sessionID(ctx context.Context) string {
 }
 
 // relayResourceUpdated sends notifications/resources/updated to the
-// sessions subscribed to its URI.
+// sessions subscribed to its URI, and to the listen streams that asked for
+// it.
 func (s *Server) relayResourceUpdated(params map[string]any) {
 	uri, _ := params["uri"].(string)
+	s.relayToListens(uri, params)
 	for _, session := range s.subs.sessionsFor(uri) {
 		err := s.notifySession(session, string(mcpgo.MethodNotificationResourceUpdated), params)
 		if err != nil {
