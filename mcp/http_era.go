@@ -135,7 +135,7 @@ func answerSetLevel(w http.ResponseWriter, msg eraMessage) {
 		Level mcpgo.LoggingLevel `json:"level"`
 	}
 	if json.Unmarshal(msg.Params, &params) != nil || !knownLevel(params.Level) {
-		writeRPCError(w, http.StatusBadRequest, msg.ID, mcpgo.INVALID_PARAMS,
+		writeBadRequest(w, msg.ID, mcpgo.INVALID_PARAMS,
 			"logging/setLevel needs params.level, one of debug, info, notice, warning, error, critical, alert, emergency")
 		return
 	}

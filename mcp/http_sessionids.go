@@ -31,13 +31,13 @@ func checkSessionIDs(ids mcpserver.SessionIdManager, next http.Handler) http.Han
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		body := readBody(r) // read once, by limitBody
 		if r.Method == http.MethodPost && isBatch(body) {
-			writeRPCError(w, http.StatusBadRequest, nil, mcpgo.INVALID_REQUEST,
+			writeBadRequest(w, nil, mcpgo.INVALID_REQUEST,
 				"JSON-RPC batches are not supported: send each message in a request of its own")
 			return
 		}
 		if r.Method == http.MethodPost {
 			if id, problem := envelopeProblem(body); problem != "" {
-				writeRPCError(w, http.StatusBadRequest, id, mcpgo.INVALID_REQUEST, "invalid request: "+problem)
+				writeBadRequest(w, id, mcpgo.INVALID_REQUEST, "invalid request: "+problem)
 				return
 			}
 		}
@@ -52,7 +52,7 @@ func checkSessionIDs(ids mcpserver.SessionIdManager, next http.Handler) http.Han
 				break // mcp-go checks the id itself
 			}
 			if env, ok := parseEnvelope(body); ok && env.Method != string(mcpgo.MethodInitialize) {
-				writeRPCError(w, http.StatusBadRequest, env.ID, mcpgo.INVALID_REQUEST,
+				writeBadRequest(w, env.ID, mcpgo.INVALID_REQUEST,
 					"Mcp-Session-Id header missing: send initialize first, then the id it returned with every request")
 				return
 			}
@@ -98,13 +98,13 @@ func parseEnvelope(body []byte) (envelope, bool) {
 	return env, json.Unmarshal(body, &env) == nil
 }
 
-// writeRPCError answers a JSON-RPC error with the given HTTP status; id is
-// the request's raw id, nil or empty when it has none.
-func writeRPCError(w http.ResponseWriter, status int, id json.RawMessage, code int, msg string) {
+// writeBadRequest answers a JSON-RPC error with HTTP 400; id is the
+// request's raw id, nil or empty when it has none.
+func writeBadRequest(w http.ResponseWriter, id json.RawMessage, code int, msg string) {
 	if len(id) == 0 {
 		id = json.RawMessage("null")
 	}
 	w.Header().Set("Content-Type", "application/json")
-	w.WriteHeader(status)
+	w.WriteHeader(http.StatusBadRequest)
 	_, _ = w.Write(rpcError(id, code, msg))
 }

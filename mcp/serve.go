@@ -107,7 +107,7 @@ func (s *Server) ListenHTTP(opts HTTPOptions) (*HTTPServer, error) {
 	}
 	h.fresh = httpstop.Track(h.srv) // a client's spare connection does not hold a stop
 	ids := &mcpserver.InsecureStatefulSessionIdManager{}
-	h.streamable = s.newStreamable(opts, origins, ids, h.srv)
+	h.streamable = s.newStreamable(opts, ids, h.srv)
 	pace := bodyPace{timeout: opts.BodyReadTimeout, grace: opts.BodyRateGrace, minRate: opts.MinBodyRate}
 	chain := allowMethods(pace, limitBody(opts.MaxBodyBytes, pace, acceptModernWithoutMeta(s.serveModernTasks(
 		checkSessionIDs(ids, s.answerDownTools(s.shortHTTPCalls(ids, opts.SessionIdleTTL,
@@ -124,7 +124,7 @@ func (s *Server) ListenHTTP(opts HTTPOptions) (*HTTPServer, error) {
 
 // newStreamable is mcp-go's Streamable HTTP transport as toolhub runs it:
 // stateful, its session ids issued and checked by ids.
-func (s *Server) newStreamable(opts HTTPOptions, origins *originPolicy, ids mcpserver.SessionIdManager,
+func (s *Server) newStreamable(opts HTTPOptions, ids mcpserver.SessionIdManager,
 	srv *http.Server,
 ) *mcpserver.StreamableHTTPServer {
 	streamableOpts := []mcpserver.StreamableHTTPOption{
