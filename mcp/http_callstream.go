@@ -116,6 +116,26 @@ func (c *callStream) finish(response []byte) error {
 	return nil
 }
 
+// abandon ends the response without a result, as a request the client
+// cancelled is not answered: an event stream ends as it is, and a response
+// that was to be plain JSON becomes an event stream that ends at once (a
+// request's stream may end without its response).
+func (c *callStream) abandon() {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.done {
+		return
+	}
+	c.done = true
+	if !c.events {
+		h := c.w.Header()
+		h.Set("Content-Type", "text/event-stream")
+		h.Set("Cache-Control", "no-cache")
+		c.w.WriteHeader(http.StatusOK)
+		c.events = true
+	}
+}
+
 // refused gives a plain JSON response the HTTP status 2026-07-28 gives a
 // JSON-RPC error of code.
 func (c *callStream) refused(code int) {

@@ -3,6 +3,7 @@ package mcp
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"mime"
 	"net"
@@ -176,7 +177,12 @@ func (s *Server) serveHTTPCall(ctx context.Context, w http.ResponseWriter, sessi
 			_ = stream.finish(rpcError(id, mcpgo.INTERNAL_ERROR, fmt.Sprintf("internal error: %v", v)))
 		}
 	}()
-	if err := stream.finish(forward(withCallStream(ctx, stream))); err != nil {
+	response := forward(withCallStream(ctx, stream))
+	if errors.Is(context.Cause(ctx), errCancelledByClient) {
+		stream.abandon() // a cancelled request gets no response
+		return
+	}
+	if err := stream.finish(response); err != nil {
 		s.log.Debug("tool result not delivered", "tool", tool, "err", err)
 	}
 }

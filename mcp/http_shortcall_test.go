@@ -85,7 +85,11 @@ func TestHTTPCallIsCancelledByItsClient(t *testing.T) {
 	if got := <-st.fix.cancelled; got != "long" {
 		t.Errorf("cancelled %q, want the long call", got)
 	}
-	<-answered // the call ends once cancelled
+	// The call's response ends once it is cancelled, without a result: a
+	// cancelled request is not answered.
+	if body := <-answered; strings.Contains(string(body), `"id":"long"`) {
+		t.Errorf("the cancelled call was answered: %s", body)
+	}
 }
 
 func TestHTTPCallOfAnEndedSessionIsRefused(t *testing.T) {
