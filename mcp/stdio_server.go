@@ -186,6 +186,9 @@ func (c *stdioConn) dispatch(ctx context.Context, line []byte) {
 	case env.Method == "" && env.hasID() && len(env.Result) == 0 && len(env.Error) == 0:
 		c.writeError(env.ID, mcpgo.INVALID_REQUEST,
 			"invalid request: a message with an id needs a method (a request) or a result or an error (an answer)")
+	case env.Method != "" && len(env.ID) > 0 && !validID(env.ID):
+		c.writeError(nil, mcpgo.INVALID_REQUEST,
+			"invalid request: a request's id is a string or an integer, never null; a notification has no id at all")
 	case env.Method == "" && env.hasID():
 		c.session.answered(env)
 	case !env.hasID():

@@ -295,6 +295,8 @@ func TestStdioBadInputGetsAnErrorAndTheConnectionGoesOn(t *testing.T) {
 		{"too large, its id last", `{"jsonrpc":"2.0","method":"ping","params":{"pad":"` + strings.Repeat("x", 200<<10) + `"},"id":"big"}`,
 			`"big"`, -32600, "message too large"},
 		{"an id with neither a method nor an answer", `{"jsonrpc":"2.0","id":3}`, "3", -32600, "invalid request"},
+		{"a request with a null id", `{"jsonrpc":"2.0","id":null,"method":"ping"}`, "null", -32600, "never null"},
+		{"a request with an object id", `{"jsonrpc":"2.0","id":{"a":1},"method":"ping"}`, "null", -32600, "a string or an integer"},
 		{"too large, no id to be found", `{"jsonrpc":"2.0","params":{"pad":"` + strings.Repeat("x", 20<<10) + `"},"method":"ping","id":` + strings.Repeat(" ", 5<<10) + `3}`,
 			"null", -32600, "message too large"},
 	}
