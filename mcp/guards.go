@@ -15,6 +15,11 @@ import (
 // Host but its own Origin, which only this check stops.
 type originPolicy struct {
 	allowed map[string]bool // normalised origins
+	// loopbackCORS gives pages of this machine CORS (originPolicy.cors):
+	// set when the endpoint needs a token, which such a page must then be
+	// given. Without one, only the origins named get it, so that no page a
+	// local program serves can use an endpoint that asks for nothing.
+	loopbackCORS bool
 }
 
 // newOriginPolicy accepts loopback origins and those listed in allow
@@ -42,6 +47,12 @@ func (p *originPolicy) permits(origin string) bool {
 		return false // "null", garbage
 	}
 	return isLoopbackOrigin(norm) || p.allowed[norm]
+}
+
+// grantsCORS reports whether a page of origin gets CORS headers.
+func (p *originPolicy) grantsCORS(origin string) bool {
+	norm, ok := normalizeOrigin(origin)
+	return ok && (p.allowed[norm] || p.loopbackCORS && isLoopbackOrigin(norm))
 }
 
 // middleware answers 403, without waiting for the body, to requests from an

@@ -21,18 +21,20 @@ const corsExposed = "Mcp-Session-Id, Mcp-Protocol-Version, WWW-Authenticate"
 // seconds.
 const corsMaxAge = "600"
 
-// cors lets pages of the origins the policy permits use the endpoint: a
-// loopback page on another port (the MCP Inspector's, say) as well as one
-// --allow-origin names. It runs after the Origin check and before the
-// token check: a preflight, which browsers send without credentials, is
-// answered here (204), and every other answer to such a page, a 401
+// cors lets pages use the endpoint: one --allow-origin names and, when the
+// endpoint needs a token, a page of this machine on another port (the MCP
+// Inspector's, say; grantsCORS). It runs after the Origin check and before
+// the token check: a preflight, which browsers send without credentials,
+// is answered here (204), and every other answer to such a page, a 401
 // included, carries the headers that let the page read it.
 func (p *originPolicy) cors(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		origin := r.Header.Get("Origin")
 		if origin != "" {
+			w.Header().Add("Vary", "Origin")
+		}
+		if origin != "" && p.grantsCORS(origin) {
 			h := w.Header()
-			h.Add("Vary", "Origin")
 			h.Set("Access-Control-Allow-Origin", origin)
 			h.Set("Access-Control-Expose-Headers", corsExposed)
 		}

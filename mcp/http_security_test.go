@@ -170,3 +170,27 @@ func TestLoopbackPagesGetCORS(t *testing.T) {
 		t.Fatalf("another site's page: %s, headers %v", resp.Status, resp.Header)
 	}
 }
+
+// TestPagesGetNoCORSFromAnEndpointWithoutAToken: without a token, a page
+// of this machine gets no CORS, so that no page a local program serves can
+// use the endpoint; an origin --allow-origin names still does.
+func TestPagesGetNoCORSFromAnEndpointWithoutAToken(t *testing.T) {
+	srv := testServer(t, testHub(t, nil), Options{})
+	h := serveHTTP(t, srv, HTTPOptions{AllowOrigins: []string{"http://localhost:6274"}})
+	for page, want := range map[string]string{"http://localhost:6274": "http://localhost:6274", "http://localhost:3000": ""} {
+		req, err := http.NewRequestWithContext(t.Context(), http.MethodOptions, h.URL(), nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		req.Header.Set("Origin", page)
+		req.Header.Set("Access-Control-Request-Method", "POST")
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp.Body.Close()
+		if got := resp.Header.Get("Access-Control-Allow-Origin"); got != want {
+			t.Errorf("preflight from %s: Access-Control-Allow-Origin %q, want %q", page, got, want)
+		}
+	}
+}

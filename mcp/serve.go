@@ -95,6 +95,7 @@ func (s *Server) ListenHTTP(opts HTTPOptions) (*HTTPServer, error) {
 	if err != nil {
 		return nil, err
 	}
+	origins.loopbackCORS = opts.Token != ""
 	ln, err := net.Listen("tcp", opts.Addr)
 	if err != nil {
 		return nil, fmt.Errorf("listen on %s: %w", opts.Addr, err)

@@ -36,9 +36,9 @@ Over HTTP every request needs "Authorization: Bearer <token>". The token is
 generated on first use and kept (mode 0600) in the user config directory
 (toolhub/token), or read from --token-file, which is created with a new token
 when missing. Browser origins other than this machine are refused unless
---allow-origin names them; pages of this machine and of those origins get CORS
-headers, so they can connect from a browser. --no-auth is accepted only on a
-loopback address.
+--allow-origin names them; pages of those origins, and of this machine when a
+token is required, get CORS headers, so they can connect from a browser.
+--no-auth is accepted only on a loopback address.
 On start the endpoint, the token file (never the token itself) with commands
 that print or copy it, and ready-to-paste client configurations that read the
 token from the file, from $TOOLHUB_TOKEN or from a prompt are printed on
