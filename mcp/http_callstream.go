@@ -70,13 +70,7 @@ func (c *callStream) event(msg []byte) error {
 }
 
 func (c *callStream) writeEvent(msg []byte) error {
-	if !c.events {
-		h := c.w.Header()
-		h.Set("Content-Type", "text/event-stream")
-		h.Set("Cache-Control", "no-cache")
-		c.w.WriteHeader(http.StatusOK)
-		c.events = true
-	}
+	c.startEvents()
 	out := make([]byte, 0, len(msg)+24)
 	out = append(out, "event: message\ndata: "...)
 	out = append(out, msg...)
@@ -127,13 +121,19 @@ func (c *callStream) abandon() {
 		return
 	}
 	c.done = true
-	if !c.events {
-		h := c.w.Header()
-		h.Set("Content-Type", "text/event-stream")
-		h.Set("Cache-Control", "no-cache")
-		c.w.WriteHeader(http.StatusOK)
-		c.events = true
+	c.startEvents()
+}
+
+// startEvents makes the response an event stream, once; c.mu is held.
+func (c *callStream) startEvents() {
+	if c.events {
+		return
 	}
+	h := c.w.Header()
+	h.Set("Content-Type", "text/event-stream")
+	h.Set("Cache-Control", "no-cache")
+	c.w.WriteHeader(http.StatusOK)
+	c.events = true
 }
 
 // refused gives a plain JSON response the HTTP status 2026-07-28 gives a

@@ -104,18 +104,7 @@ func TestAllowedOriginIsAccepted(t *testing.T) {
 		t.Errorf("CORS allow-origin on a POST = %q", got)
 	}
 	for origin, want := range map[string]int{"https://app.example.com": http.StatusNoContent, "https://evil.example": http.StatusForbidden} {
-		req, err := http.NewRequestWithContext(t.Context(), http.MethodOptions, h.URL(), nil)
-		if err != nil {
-			t.Fatal(err)
-		}
-		req.Header.Set("Origin", origin)
-		req.Header.Set("Access-Control-Request-Method", "POST")
-		req.Header.Set("Access-Control-Request-Headers", "authorization, content-type, mcp-protocol-version")
-		resp, err := http.DefaultClient.Do(req)
-		if err != nil {
-			t.Fatal(err)
-		}
-		resp.Body.Close()
+		resp := preflight(t, h.URL(), origin, "authorization, content-type, mcp-protocol-version")
 		if resp.StatusCode != want {
 			t.Errorf("preflight from %s without a token: %s, want %d", origin, resp.Status, want)
 		}
@@ -136,18 +125,7 @@ func TestLoopbackPagesGetCORS(t *testing.T) {
 	srv := testServer(t, testHub(t, nil), Options{})
 	h := serveHTTP(t, srv, HTTPOptions{Token: testToken})
 	const page = "http://localhost:6274"
-	req, err := http.NewRequestWithContext(t.Context(), http.MethodOptions, h.URL(), nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	req.Header.Set("Origin", page)
-	req.Header.Set("Access-Control-Request-Method", "POST")
-	req.Header.Set("Access-Control-Request-Headers", "authorization, content-type, mcp-method, mcp-param-region")
-	resp, err := http.DefaultClient.Do(req)
-	if err != nil {
-		t.Fatal(err)
-	}
-	resp.Body.Close()
+	resp := preflight(t, h.URL(), page, "authorization, content-type, mcp-method, mcp-param-region")
 	allowed := resp.Header.Get("Access-Control-Allow-Headers")
 	if resp.StatusCode != http.StatusNoContent || resp.Header.Get("Access-Control-Allow-Origin") != page ||
 		!strings.Contains(allowed, "Mcp-Method") || !strings.Contains(allowed, "Mcp-Param-Region") ||
@@ -178,19 +156,30 @@ func TestPagesGetNoCORSFromAnEndpointWithoutAToken(t *testing.T) {
 	srv := testServer(t, testHub(t, nil), Options{})
 	h := serveHTTP(t, srv, HTTPOptions{AllowOrigins: []string{"http://localhost:6274"}})
 	for page, want := range map[string]string{"http://localhost:6274": "http://localhost:6274", "http://localhost:3000": ""} {
-		req, err := http.NewRequestWithContext(t.Context(), http.MethodOptions, h.URL(), nil)
-		if err != nil {
-			t.Fatal(err)
-		}
-		req.Header.Set("Origin", page)
-		req.Header.Set("Access-Control-Request-Method", "POST")
-		resp, err := http.DefaultClient.Do(req)
-		if err != nil {
-			t.Fatal(err)
-		}
-		resp.Body.Close()
+		resp := preflight(t, h.URL(), page, "")
 		if got := resp.Header.Get("Access-Control-Allow-Origin"); got != want {
 			t.Errorf("preflight from %s: Access-Control-Allow-Origin %q, want %q", page, got, want)
 		}
 	}
+}
+
+// preflight sends a browser's CORS preflight for a POST from origin, asking
+// for headers (comma-separated; none when empty), and returns the answer.
+func preflight(t *testing.T, url, origin, headers string) *http.Response {
+	t.Helper()
+	req, err := http.NewRequestWithContext(t.Context(), http.MethodOptions, url, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	req.Header.Set("Origin", origin)
+	req.Header.Set("Access-Control-Request-Method", "POST")
+	if headers != "" {
+		req.Header.Set("Access-Control-Request-Headers", headers)
+	}
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	return resp
 }
