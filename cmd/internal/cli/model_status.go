@@ -142,7 +142,7 @@ func printModelStatus(w io.Writer, st modelStatus) error {
 	if o.Reachable {
 		t.row("reachable", "yes; serves models: "+orNone(strings.Join(o.ServedModels, ", ")))
 	} else {
-		t.row("reachable", "no: "+oneLine(o.Error, 100)+"; the fallback policy decides")
+		t.row("reachable", "no: "+errorLine(o.Error, 100)+"; the fallback policy decides")
 	}
 	if o.TokenCounts == "estimate" {
 		t.row("token counts", "estimated at 2.7 bytes a token: "+o.TokenCountsWhy)
@@ -156,7 +156,7 @@ func printModelStatus(w io.Writer, st modelStatus) error {
 		t.row("hosting", strings.Join(h.Command, " "))
 		health := "healthy"
 		if !h.Healthy {
-			health = "not answering: " + oneLine(h.Error, 90)
+			health = "not answering: " + errorLine(h.Error, 90)
 		}
 		t.row("health", fmt.Sprintf("%s %s (start timeout %s)", h.Health, health, h.StartTimeout))
 	}

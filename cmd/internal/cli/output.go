@@ -59,6 +59,20 @@ func oneLine(s string, n int) string {
 	return s
 }
 
+// errorLine is an error's text on one line of at most n characters. An
+// error's cause is at its end ("Post …: dial tcp …: connection refused"),
+// so a long one keeps its start and its end and drops the middle.
+func errorLine(s string, n int) string {
+	s = strings.Join(strings.Fields(s), " ")
+	r := []rune(s)
+	if len(r) <= n {
+		return s
+	}
+	head := n / 3
+	tail := n - head - 1
+	return string(r[:head]) + "…" + string(r[len(r)-tail:])
+}
+
 // humanDuration prints d compactly, or "-" when never measured.
 func humanDuration(d time.Duration) string {
 	switch {

@@ -30,3 +30,24 @@ func TestTableCellsHoldNoControlCharacters(t *testing.T) {
 		})
 	}
 }
+
+func TestErrorLineKeepsTheCause(t *testing.T) {
+	long := "Post \"http://127.0.0.1:18801/v1/chat/completions\": dial tcp 127.0.0.1:18801: connect: connection refused"
+	cases := []struct {
+		name, in string
+		n        int
+		want     string
+	}{
+		{"short enough", "connection refused", 40, "connection refused"},
+		{"folded onto one line", "a\n  b", 40, "a b"},
+		{"long: start and cause kept", long, 60, "Post \"http://127.0.0….0.1:18801: connect: connection refused"},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			got := errorLine(tc.in, tc.n)
+			if got != tc.want || len([]rune(got)) > tc.n {
+				t.Errorf("errorLine = %q (%d runes), want %q", got, len([]rune(got)), tc.want)
+			}
+		})
+	}
+}

@@ -147,7 +147,7 @@ func stepLine(s conductor.Step) string {
 		fmt.Fprintf(&b, "answer %s", oneLine(s.Text, 160))
 	}
 	if s.Error != "" {
-		fmt.Fprintf(&b, "  error: %s", oneLine(s.Error, 160))
+		fmt.Fprintf(&b, "  error: %s", errorLine(s.Error, 160))
 	}
 	return b.String()
 }
