@@ -295,6 +295,7 @@ func TestConfigDiscover(t *testing.T) {
 		{name: "list as JSON", args: []string{"config", "discover", "--json"}, setup: setup,
 			wantStdout: []string{`"client": "cursor"`, `"headerKeys": [`}},
 		{name: "nothing found", args: []string{"config", "discover"}, wantStdout: []string{"no MCP config"}},
+		{name: "nothing found to import", args: []string{"config", "discover", "--all"}, wantStdout: []string{"nothing to import: no MCP config"}},
 		{name: "import all skips duplicates", args: []string{"config", "discover", "--all"}, setup: setup,
 			wantStdout: []string{"from cursor (HOME/.cursor/mcp.json):\nadded   db\nadded   linear\n", "added   gh\n",
 				"from claude-code (HOME/project/.mcp.json):\nskipped db: already in the config\n"},

@@ -44,6 +44,10 @@ import; on a terminal toolhub asks once for the whole run.`,
 			if err != nil {
 				return asUsage(err)
 			}
+			if len(picked) == 0 {
+				fmt.Fprintln(g.stdio.Out, "nothing to import: no MCP config of Claude Desktop, Cursor, VS Code, Claude Code or Windsurf found")
+				return nil
+			}
 			mover := g.newSecretMover()
 			for _, f := range picked {
 				fmt.Fprintf(g.stdio.Out, "from %s (%s):\n", f.Client, f.Path)
