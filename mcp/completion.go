@@ -56,7 +56,7 @@ func (p completionProvider) complete(ctx context.Context, ref hub.CompletionRef,
 	}
 	raw, err := p.src.Complete(p.s.withClient(ctx), ref, argument, completionContext)
 	if err != nil {
-		return nil, err
+		return nil, noteRemoteError(ctx, err)
 	}
 	var result struct {
 		Completion mcpgo.Completion `json:"completion"`

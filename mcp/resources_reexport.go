@@ -31,7 +31,7 @@ func (s *Server) readHandler(src ResourceSource) mcpserver.ResourceHandlerFunc {
 	return func(ctx context.Context, req mcpgo.ReadResourceRequest) ([]mcpgo.ResourceContents, error) {
 		raw, err := src.ReadResource(s.withClient(ctx), req.Params.URI)
 		if err != nil {
-			return nil, err
+			return nil, noteRemoteError(ctx, err)
 		}
 		return resourceContents(raw)
 	}
@@ -70,7 +70,7 @@ func (s *Server) promptHandler(src ResourceSource, name string) mcpserver.Prompt
 		}
 		raw, err := src.GetPrompt(s.withClient(ctx), name, req.Params.Arguments, answers)
 		if err != nil {
-			return nil, err
+			return nil, noteRemoteError(ctx, err)
 		}
 		return promptResult(raw)
 	}

@@ -112,7 +112,7 @@ func (s *Server) ListenHTTP(opts HTTPOptions) (*HTTPServer, error) {
 	pace := bodyPace{timeout: opts.BodyReadTimeout, grace: opts.BodyRateGrace, minRate: opts.MinBodyRate}
 	chain := allowMethods(pace, limitBody(opts.MaxBodyBytes, pace, acceptModernWithoutMeta(s.serveModernTasks(
 		checkSessionIDs(ids, s.answerDownTools(s.shortHTTPCalls(ids, opts.SessionIdleTTL,
-			trackDelivery(plainResults(rootsParams(s.listens.keep(h.streamable)))))))))))
+			trackDelivery(plainResults(rootsParams(s.listens.keep(passRemoteErrors(h.streamable))))))))))))
 	if opts.Token != "" {
 		chain = requireBearer(opts.Token, pace, chain)
 	}

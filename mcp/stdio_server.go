@@ -233,9 +233,15 @@ func (c *stdioConn) handle(ctx context.Context, line []byte) {
 			}
 		}
 	}()
-	if resp := c.s.mcp.HandleMessage(ctx, line); resp != nil {
-		c.writeJSON(resp)
+	ctx, slot := withRemoteErrorSlot(ctx, line)
+	resp := c.s.mcp.HandleMessage(ctx, line)
+	if resp == nil {
+		return
 	}
+	if slot != nil {
+		resp = passOnMessage(resp, slot.get(), modernEra(nil, line))
+	}
+	c.writeJSON(resp)
 }
 
 // writeJSON writes one message.
