@@ -106,3 +106,27 @@ func TestPassOnMessageOverStdio(t *testing.T) {
 		t.Errorf("without a downstream error the response changed: %+v", got)
 	}
 }
+
+func FuzzPassOn(f *testing.F) {
+	f.Add([]byte(`{"jsonrpc":"2.0","id":4,"error":{"code":-32603,"message":"x"}}`))
+	f.Add([]byte("event: message\ndata: {\"id\":1,\"error\":{\"code\":-32603}}\n\n"))
+	f.Add([]byte("event: message\n"))
+	f.Fuzz(func(t *testing.T, msg []byte) {
+		out, ok := passOn(msg, missingArgument(), false)
+		if !ok {
+			return
+		}
+		body := out
+		if i := strings.Index(string(out), "data: "); strings.HasPrefix(string(out), "event: ") && i >= 0 {
+			body = out[i+len("data: "):]
+		}
+		var resp struct {
+			Error struct {
+				Code int `json:"code"`
+			} `json:"error"`
+		}
+		if err := json.Unmarshal([]byte(strings.TrimRight(string(body), "\n")), &resp); err != nil || resp.Error.Code != mcpgo.INVALID_PARAMS {
+			t.Fatalf("passOn(%q) = %q: %v", msg, out, err)
+		}
+	})
+}
