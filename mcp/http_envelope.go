@@ -3,6 +3,7 @@ package mcp
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 )
 
 // envelopeProblem says what makes a POST body a message no JSON-RPC peer
@@ -12,31 +13,34 @@ import (
 // not JSON at all, or a batch, is left to the checks that name those.
 func envelopeProblem(body []byte) (id json.RawMessage, problem string) {
 	trimmed := bytes.TrimSpace(body)
-	if len(trimmed) == 0 || trimmed[0] == '[' || !json.Valid(trimmed) {
+	if len(trimmed) == 0 || trimmed[0] == '[' {
 		return nil, ""
 	}
-	if trimmed[0] != '{' {
-		return nil, "a JSON-RPC message is a JSON object"
+	var m struct {
+		ID     json.RawMessage `json:"id"`
+		Method json.RawMessage `json:"method"`
+		Result json.RawMessage `json:"result"`
+		Error  json.RawMessage `json:"error"`
 	}
-	var m map[string]json.RawMessage
-	if json.Unmarshal(trimmed, &m) != nil {
-		return nil, ""
+	if err := json.Unmarshal(trimmed, &m); err != nil {
+		if _, notObject := errors.AsType[*json.UnmarshalTypeError](err); notObject {
+			return nil, "a JSON-RPC message is a JSON object"
+		}
+		return nil, "" // not JSON: the parser's own answer says so
 	}
-	rawID, hasID := m["id"]
-	method, hasMethod := m["method"]
-	_, hasResult := m["result"]
-	_, hasError := m["error"]
-	if hasID && validID(rawID) {
-		id = rawID
+	null := bytes.Equal(m.ID, []byte("null"))
+	hasID := len(m.ID) > 0
+	if hasID && validID(m.ID) {
+		id = m.ID
 	}
 	switch {
-	case hasMethod && (len(method) == 0 || method[0] != '"'):
+	case len(m.Method) > 0 && m.Method[0] != '"':
 		return id, "the method of a JSON-RPC message is a string"
-	case hasID && !hasMethod && !hasResult && !hasError:
+	case hasID && len(m.Method) == 0 && len(m.Result) == 0 && len(m.Error) == 0:
 		return id, "a message with an id needs a method (a request) or a result or an error (an answer)"
-	case hasID && hasMethod && bytes.Equal(rawID, []byte("null")):
+	case null && len(m.Method) > 0:
 		return nil, "a request's id is a string or an integer, never null; a notification has no id at all"
-	case hasID && !validID(rawID) && !bytes.Equal(rawID, []byte("null")):
+	case hasID && !null && !validID(m.ID):
 		return nil, "a request's id is a string or an integer"
 	}
 	return nil, ""
