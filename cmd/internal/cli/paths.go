@@ -24,30 +24,27 @@ func needPath(path string) error {
 // needFile refuses a path the user named that is missing or a folder:
 // "no file at X", or "X is a folder; who wants kind" (who is a flag or a
 // command, kind what it reads, such as "a JSONL file").
-func needFile(path, who, kind string) error {
-	st, err := os.Stat(path)
-	switch {
-	case errors.Is(err, fs.ErrNotExist):
-		return usageError("no file at %s", path)
-	case err != nil:
-		return asUsage(err)
-	case st.IsDir():
-		return usageError("%s is a folder; %s wants %s", path, who, kind)
-	}
-	return nil
-}
+func needFile(path, who, kind string) error { return needKind(path, who, kind, false) }
 
 // needFolder refuses a path the user named that is missing or a file: "no
 // folder at X", or "X is a file; who wants kind".
-func needFolder(path, who, kind string) error {
+func needFolder(path, who, kind string) error { return needKind(path, who, kind, true) }
+
+// needKind refuses a path that is missing, or is a folder where a file is
+// wanted (folder false) or a file where a folder is.
+func needKind(path, who, kind string, folder bool) error {
+	noun, other := "file", "folder"
+	if folder {
+		noun, other = other, noun
+	}
 	st, err := os.Stat(path)
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
-		return usageError("no folder at %s", path)
+		return usageError("no %s at %s", noun, path)
 	case err != nil:
 		return asUsage(err)
-	case !st.IsDir():
-		return usageError("%s is a file; %s wants %s", path, who, kind)
+	case st.IsDir() != folder:
+		return usageError("%s is a %s; %s wants %s", path, other, who, kind)
 	}
 	return nil
 }
