@@ -4,7 +4,6 @@ import (
 	"encoding/json"
 	"strings"
 	"testing"
-	"time"
 )
 
 // TestStdioAnswersWhatIsInFlightWhenStdinCloses: a client that writes its
@@ -50,19 +49,5 @@ func TestStdioRequestToAClientThatClosedStdinFails(t *testing.T) {
 // awaitRequest reads lines until the server sends a request of method.
 func (r *rawStdio) awaitRequest(method string) {
 	r.t.Helper()
-	timeout := time.After(waitLimit)
-	for {
-		select {
-		case line, ok := <-r.lines:
-			if !ok {
-				r.t.Fatalf("the server closed stdout before asking %s", method)
-			}
-			var m message
-			if json.Unmarshal(line, &m) == nil && m.Method == method && len(m.ID) > 0 {
-				return
-			}
-		case <-timeout:
-			r.t.Fatalf("no %s request", method)
-		}
-	}
+	r.readUntil("a "+method+" request", func(m message) bool { return m.Method == method && len(m.ID) > 0 })
 }

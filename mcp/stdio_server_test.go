@@ -142,25 +142,38 @@ type message struct {
 func (r *rawStdio) response(id string) (message, []string) {
 	r.t.Helper()
 	var others []string
+	m := r.readUntil("the response to "+id, func(m message) bool {
+		if string(m.ID) == id {
+			return true
+		}
+		if m.Method == "" {
+			others = append(others, string(m.ID))
+		}
+		return false
+	})
+	return m, others
+}
+
+// readUntil reads lines until one is a message match takes, and returns
+// it; it fails the test when stdout ends or waitLimit passes first.
+func (r *rawStdio) readUntil(what string, match func(message) bool) message {
+	r.t.Helper()
 	timeout := time.After(waitLimit)
 	for {
 		select {
 		case line, ok := <-r.lines:
 			if !ok {
-				r.t.Fatalf("the server closed stdout before answering %s", id)
+				r.t.Fatalf("the server closed stdout before %s", what)
 			}
 			var m message
 			if err := json.Unmarshal(line, &m); err != nil {
 				r.t.Fatalf("stdout carried %q: %v", line, err)
 			}
-			if string(m.ID) == id {
-				return m, others
-			}
-			if m.Method == "" {
-				others = append(others, string(m.ID))
+			if match(m) {
+				return m
 			}
 		case <-timeout:
-			r.t.Fatalf("no response to %s", id)
+			r.t.Fatalf("no %s", what)
 		}
 	}
 }
