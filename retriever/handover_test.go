@@ -79,3 +79,24 @@ func TestOpenWaitingGivesUp(t *testing.T) {
 		})
 	}
 }
+
+// TestHeldByAnotherOnEverySystem: Badger's refusal to open a locked
+// database is known in its Unix and its Windows words alike.
+func TestHeldByAnotherOnEverySystem(t *testing.T) {
+	tests := []struct {
+		name string
+		err  error
+		want bool
+	}{
+		{"unix", errors.New(`Cannot acquire directory lock on "/x/badger".  Another process is using this Badger database.: resource temporarily unavailable`), true},
+		{"windows", errors.New(`Cannot create lock file "C:\\x\\badger\\LOCK".  Another process is using this Badger database err: The process cannot access the file because it is being used by another process.`), true},
+		{"another error", errors.New("manifest has unsupported version: 7"), false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if got := heldByAnother(tt.err); got != tt.want {
+				t.Errorf("heldByAnother(%q) = %v, want %v", tt.err, got, tt.want)
+			}
+		})
+	}
+}

@@ -45,6 +45,14 @@ type Index struct {
 	beforeRead func(path string)
 }
 
+// heldByAnother reports whether Badger refused to open because another
+// process holds its lock: it says so in the same words on every system
+// ("Cannot acquire directory lock on …" on Unix, "Cannot create lock file
+// …" on Windows).
+func heldByAnother(err error) bool {
+	return strings.Contains(err.Error(), "Another process is using this Badger database")
+}
+
 // Open opens the index in dir, creating it when absent, and reconciles it
 // with what an interrupted ingest left behind.
 func Open(dir string, opts Options) (*Index, error) {
@@ -54,7 +62,7 @@ func Open(dir string, opts Options) (*Index, error) {
 	}
 	db, err := badger.Open(badgerOptions(filepath.Join(dir, "badger"), opts.Logger))
 	if err != nil {
-		if strings.Contains(err.Error(), "Cannot acquire directory lock") {
+		if heldByAnother(err) {
 			return nil, fmt.Errorf("open index %s: %w", dir, ErrInUse)
 		}
 		return nil, fmt.Errorf("open index %s: %w", dir, err)
