@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
-	"path/filepath"
 	"strings"
 	"time"
 )
@@ -77,7 +76,7 @@ type Manager interface {
 
 // New returns the Manager for goos ("linux", "darwin" or "windows").
 func New(goos string, opts Options) (Manager, error) {
-	if !filepath.IsAbs(opts.Executable) && !isWindowsAbs(opts.Executable) {
+	if !absoluteOn(goos, opts.Executable) {
 		return nil, fmt.Errorf("service executable %q: want an absolute path", opts.Executable)
 	}
 	if opts.Runner == nil {
@@ -92,6 +91,15 @@ func New(goos string, opts Options) (Manager, error) {
 		return &schtasks{opts: opts}, nil
 	}
 	return nil, fmt.Errorf("no user service support on %s", goos)
+}
+
+// absoluteOn reports whether p is an absolute path on goos, whichever
+// system checks it: a drive or a share on Windows, a slash elsewhere.
+func absoluteOn(goos, p string) bool {
+	if goos != "windows" {
+		return strings.HasPrefix(p, "/")
+	}
+	return isWindowsAbs(p) || strings.HasPrefix(p, `\\`)
 }
 
 func isWindowsAbs(p string) bool {

@@ -7,6 +7,7 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"testing"
 
@@ -29,6 +30,9 @@ func (r *recordingRunner) Run(_ context.Context, name string, args ...string) ([
 // fakeLinuxService makes the service commands manage a systemd user unit
 // through r, for the binary exe, whatever the test's platform.
 func fakeLinuxService(t *testing.T, r *recordingRunner, exe string) {
+	if runtime.GOOS == "windows" {
+		t.Skip("a systemd unit holds Linux paths, and this system's are not")
+	}
 	oldNew, oldExe := newService, serviceExecutable
 	t.Cleanup(func() { newService, serviceExecutable = oldNew, oldExe })
 	newService = func(_ string, opts service.Options) (service.Manager, error) {
