@@ -97,7 +97,14 @@ func latencyMs(t *hub.Tool) float64 {
 	if t.Stats == nil {
 		return 0
 	}
-	return float64(t.Stats.View().Latency.Microseconds()) / 1000
+	v := t.Stats.View()
+	if v.Calls == 0 {
+		return 0
+	}
+	// A measured latency is never 0, which reads as never measured: a call
+	// quicker than the clock's tick (about half a millisecond on Windows)
+	// measures 0 there, and reads as 1 µs.
+	return max(float64(v.Latency.Microseconds())/1000, 0.001)
 }
 
 // A downstream result must reach the client as the downstream sent it, but

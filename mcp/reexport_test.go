@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"reflect"
 	"testing"
+	"time"
 
 	"github.com/toolhub/toolhub/hub"
 )
@@ -124,4 +125,34 @@ func decodeExact(data []byte) (any, error) {
 	var v any
 	err := dec.Decode(&v)
 	return v, err
+}
+
+// TestLatencyOfACallQuickerThanTheClock: a tool called once reads as
+// measured even when its call took no time the clock could see (Windows'
+// clock moves in ticks), and a tool never called reads as not measured.
+func TestLatencyOfACallQuickerThanTheClock(t *testing.T) {
+	tests := []struct {
+		name     string
+		calls    []time.Duration
+		wantMs   float64
+		wantText string
+	}{
+		{"never called", nil, 0, "latency not measured yet"},
+		{"called, no time seen", []time.Duration{0}, 0.001, "0.0 ms"},
+		{"called, 2.5 ms", []time.Duration{2500 * time.Microsecond}, 2.5, "2.5 ms"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			tool := &hub.Tool{Stats: &hub.ToolStats{}}
+			for _, d := range tt.calls {
+				tool.Stats.Record(d, false)
+			}
+			if got := latencyMs(tool); got != tt.wantMs {
+				t.Errorf("latencyMs = %v, want %v", got, tt.wantMs)
+			}
+			if got := latencyText(latencyMs(tool)); got != tt.wantText {
+				t.Errorf("latencyText = %q, want %q", got, tt.wantText)
+			}
+		})
+	}
 }
