@@ -2,6 +2,7 @@ package hub
 
 import (
 	"context"
+	"errors"
 	"time"
 
 	mcpgo "github.com/mark3labs/mcp-go/mcp"
@@ -85,6 +86,11 @@ func (d *downstream) reloadExtras(ctx context.Context, conn *connection, caps mc
 		}
 	}()
 	extras, err := listExtras(ctx, conn, caps)
+	if err != nil && errors.Is(ctx.Err(), context.Canceled) {
+		// The hub is stopping or the connection has ended: nothing failed.
+		d.log.Debug("listing resources and prompts stopped", "err", err)
+		return
+	}
 	if err != nil {
 		d.log.Warn("listing resources and prompts failed", "err", err)
 		return

@@ -7,9 +7,12 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	mcpgo "github.com/mark3labs/mcp-go/mcp"
 	mcpserver "github.com/mark3labs/mcp-go/server"
+
+	"github.com/toolhub/toolhub/internal/testenv"
 )
 
 // docsServer offers a text resource, a page template and a greet prompt.
@@ -218,4 +221,40 @@ func FuzzParseExtras(f *testing.F) {
 		}
 		store.resourceOwner("a://b")
 	})
+}
+
+// TestStoppingWhileListingResourcesWarnsOfNothing: a hub that stops while a
+// server is still listing its resources has no failure to report.
+func TestStoppingWhileListingResourcesWarnsOfNothing(t *testing.T) {
+	entered, release := make(chan struct{}, 1), make(chan struct{})
+	defer close(release)
+	hooks := &mcpserver.Hooks{}
+	hooks.AddBeforeListResources(func(ctx context.Context, _ any, _ *mcpgo.ListResourcesRequest) {
+		select {
+		case entered <- struct{}{}:
+		default:
+		}
+		select {
+		case <-ctx.Done():
+		case <-release:
+		}
+	})
+	s := mcpserver.NewMCPServer("slow", "1", mcpserver.WithResourceCapabilities(false, true), mcpserver.WithHooks(hooks))
+	var logs testenv.Buffer
+	h, err := New([]ServerSpec{inProcessSpec("slow", s)}, Options{Logger: slog.New(slog.NewTextHandler(&logs, nil)), CallTimeout: waitLimit, ConnectTimeout: waitLimit})
+	if err != nil {
+		t.Fatal(err)
+	}
+	h.Start(t.Context())
+	select {
+	case <-entered:
+	case <-time.After(waitLimit):
+		t.Fatal("the server was never asked for its resources")
+	}
+	if err := h.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if strings.Contains(logs.String(), "level=WARN") {
+		t.Errorf("stopping warned:\n%s", logs.String())
+	}
 }
