@@ -9,6 +9,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/toolhub/toolhub/internal/testenv"
 )
 
 // statusOf returns the hub's status of the named server.
@@ -96,10 +98,10 @@ func TestMissingCommandFailsAtOnce(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			spec, pidfile := faultySpec(t, "typo", "ok")
 			bin := t.TempDir()
-			installed := filepath.Join(bin, "faultyserver-installed-later")
+			installed := filepath.Join(bin, testenv.Exe("faultyserver-installed-later"))
 			spec.Command, spec.Env = "faultyserver-installed-later", map[string]string{"PATH": bin}
-			if tc.absolute {
-				spec.Command, spec.Env = installed, nil
+			if tc.absolute { // as a config names it, without Windows' ".exe"
+				spec.Command, spec.Env = filepath.Join(bin, "faultyserver-installed-later"), nil
 			}
 			h := startedHub(t, spec)
 			ctx := t.Context()
@@ -116,7 +118,11 @@ func TestMissingCommandFailsAtOnce(t *testing.T) {
 				}
 			}
 
-			if err := os.Symlink(faultyServerPath(t), installed); err != nil {
+			program, err := os.ReadFile(faultyServerPath(t))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := os.WriteFile(installed, program, 0o755); err != nil {
 				t.Fatal(err)
 			}
 			if err := h.Restart(ctx, "typo"); err != nil {

@@ -55,7 +55,7 @@ func (b *testdataBuild) binary(t testing.TB) string {
 		if b.err != nil {
 			return
 		}
-		b.path = filepath.Join(b.dir, b.name)
+		b.path = filepath.Join(b.dir, testenv.Exe(b.name))
 		cmd := exec.Command("go", "build", "-o", b.path, "./testdata/"+b.name)
 		if out, err := cmd.CombinedOutput(); err != nil {
 			b.err = fmt.Errorf("go build %s: %w\n%s", b.name, err, out)

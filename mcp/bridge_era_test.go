@@ -18,7 +18,7 @@ import (
 func modernDownstream(t *testing.T) hub.ServerSpec {
 	t.Helper()
 	root := testenv.RepoRoot(t)
-	bin := filepath.Join(t.TempDir(), "modernserver")
+	bin := filepath.Join(t.TempDir(), testenv.Exe("modernserver"))
 	cmd := exec.Command("go", "build", "-o", bin, "./hub/testdata/modernserver")
 	cmd.Dir = root
 	if out, err := cmd.CombinedOutput(); err != nil {

@@ -196,7 +196,7 @@ func readChecks(t *testing.T, path string) scenarioResult {
 // free loopback port and returns its /mcp URL.
 func startConformanceFixture(t *testing.T) string {
 	t.Helper()
-	bin := filepath.Join(t.TempDir(), "fixture")
+	bin := filepath.Join(t.TempDir(), testenv.Exe("fixture"))
 	build := exec.Command("go", "build", "-o", bin, "github.com/mark3labs/mcp-go/examples/conformance")
 	build.Dir = testenv.RepoRoot(t)
 	if out, err := build.CombinedOutput(); err != nil {

@@ -56,7 +56,7 @@ func buildWithGoSDK(t *testing.T, modfile, pkg string) string {
 		}
 		goSDKBuilds.dir, goSDKBuilds.bins = dir, map[string]string{}
 	}
-	bin := filepath.Join(goSDKBuilds.dir, fmt.Sprintf("%s-%d", strings.TrimSuffix(modfile, ".mod"), len(goSDKBuilds.bins)))
+	bin := filepath.Join(goSDKBuilds.dir, testenv.Exe(fmt.Sprintf("%s-%d", strings.TrimSuffix(modfile, ".mod"), len(goSDKBuilds.bins))))
 	cmd := exec.Command("go", "build", "-modfile="+modfile, "-o", bin, pkg)
 	cmd.Dir = filepath.Join(testenv.RepoRoot(t), "mcp", "testdata", "gosdkclient")
 	cmd.Env = append(os.Environ(), "GOWORK=off")

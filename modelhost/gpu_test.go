@@ -4,7 +4,9 @@ import (
 	"context"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"reflect"
+	"runtime"
 	"strings"
 	"testing"
 )
@@ -73,8 +75,11 @@ func TestDetectGPUsWithoutNvidiaSMI(t *testing.T) {
 
 func TestDetectGPUsReadsAFakeNvidiaSMI(t *testing.T) {
 	dir := t.TempDir()
-	script := "#!/bin/sh\necho 'NVIDIA L4, 23034, 512'\n"
-	writeExecutable(t, dir+"/nvidia-smi", script)
+	name, script := "nvidia-smi", "#!/bin/sh\necho 'NVIDIA L4, 23034, 512'\n"
+	if runtime.GOOS == "windows" {
+		name, script = "nvidia-smi.bat", "@echo NVIDIA L4, 23034, 512\r\n"
+	}
+	writeExecutable(t, filepath.Join(dir, name), script)
 	t.Setenv("PATH", dir)
 	rep := DetectGPUs(context.Background())
 	want := []GPU{{Name: "NVIDIA L4", MemoryTotalMiB: 23034, MemoryUsedMiB: 512}}

@@ -21,7 +21,7 @@ import (
 // that lives as long as t.
 func buildFakeModelServer(t *testing.T) string {
 	t.Helper()
-	path := filepath.Join(t.TempDir(), "fakemodelserver")
+	path := filepath.Join(t.TempDir(), testenv.Exe("fakemodelserver"))
 	cmd := exec.Command("go", "build", "-o", path, "./testdata/fakemodelserver")
 	if out, err := cmd.CombinedOutput(); err != nil {
 		t.Fatalf("go build fakemodelserver: %v\n%s", err, out)

@@ -12,6 +12,8 @@ import (
 	"strings"
 	"syscall"
 	"testing"
+
+	"github.com/toolhub/toolhub/internal/testenv"
 )
 
 var errCrash = errors.New("simulated crash")
@@ -196,7 +198,7 @@ func writeCorpus(t *testing.T, dir string, n int) {
 
 func buildIngestChild(t *testing.T) string {
 	t.Helper()
-	bin := filepath.Join(t.TempDir(), "ingestchild")
+	bin := filepath.Join(t.TempDir(), testenv.Exe("ingestchild"))
 	cmd := exec.Command("go", "build", "-o", bin, "./internal/ingestchild")
 	if out, err := cmd.CombinedOutput(); err != nil {
 		t.Fatalf("build the ingest child: %v\n%s", err, out)

@@ -1,13 +1,12 @@
 package testenv
 
 import (
-	"bufio"
 	"fmt"
 	"net"
 	"os"
 	"os/exec"
 	"path/filepath"
-	"strings"
+	"runtime"
 	"testing"
 	"time"
 
@@ -100,50 +99,6 @@ func stopGroup(cmd *exec.Cmd, group *proc.Group) {
 	_ = group.Release()
 }
 
-// Descendants lists the pids of every living process whose ancestry reaches
-// pid, read from /proc.
-func Descendants(pid int) []int {
-	parents := map[int][]int{}
-	entries, _ := os.ReadDir("/proc")
-	for _, e := range entries {
-		var child int
-		if _, err := fmt.Sscanf(e.Name(), "%d", &child); err != nil {
-			continue
-		}
-		if ppid, ok := parentOf(child); ok {
-			parents[ppid] = append(parents[ppid], child)
-		}
-	}
-	var out []int
-	queue := []int{pid}
-	for len(queue) > 0 {
-		p := queue[0]
-		queue = queue[1:]
-		for _, c := range parents[p] {
-			out = append(out, c)
-			queue = append(queue, c)
-		}
-	}
-	return out
-}
-
-func parentOf(pid int) (int, bool) {
-	f, err := os.Open(fmt.Sprintf("/proc/%d/status", pid))
-	if err != nil {
-		return 0, false
-	}
-	defer f.Close()
-	sc := bufio.NewScanner(f)
-	for sc.Scan() {
-		if v, ok := strings.CutPrefix(sc.Text(), "PPid:"); ok {
-			var ppid int
-			_, err := fmt.Sscanf(strings.TrimSpace(v), "%d", &ppid)
-			return ppid, err == nil
-		}
-	}
-	return 0, false
-}
-
 // NodeScript returns the command line that runs a Node script with the
 // Node of .tools: files (the script first, then the modules it imports)
 // are copied from dir, relative to the repository root, into a folder
@@ -168,4 +123,13 @@ func NodeScript(t testing.TB, dir string, files ...string) []string {
 		}
 	}
 	return []string{node, filepath.Join(run, files[0])}
+}
+
+// Exe is name as the file name of a program on this system: with ".exe"
+// on Windows, where a program is found by its extension.
+func Exe(name string) string {
+	if runtime.GOOS == "windows" {
+		return name + ".exe"
+	}
+	return name
 }

@@ -46,7 +46,7 @@ func ToolhubBinary(t testing.TB) string {
 			return
 		}
 		toolhubBuild.dir = dir
-		toolhubBuild.path = filepath.Join(dir, "toolhub")
+		toolhubBuild.path = filepath.Join(dir, Exe("toolhub"))
 		cmd := exec.Command("go", "build", "-o", toolhubBuild.path, "github.com/toolhub/toolhub/cmd/toolhub")
 		cmd.Dir = root
 		if out, err := cmd.CombinedOutput(); err != nil {

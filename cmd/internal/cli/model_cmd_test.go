@@ -70,7 +70,7 @@ func TestModelStartWithoutLaunch(t *testing.T) {
 }
 
 func TestModelStartRunsTheServerUntilCancelled(t *testing.T) {
-	bin := filepath.Join(t.TempDir(), "fakemodelserver")
+	bin := filepath.Join(t.TempDir(), testenv.Exe("fakemodelserver"))
 	build := exec.Command("go", "build", "-o", bin, "./modelhost/testdata/fakemodelserver")
 	build.Dir = testenv.RepoRoot(t)
 	if out, err := build.CombinedOutput(); err != nil {

@@ -25,7 +25,7 @@ var knownFailures = map[string]string{
 // code, and requires every scenario outside knownFailures to pass.
 func TestClientScenarios(t *testing.T) {
 	suite := testenv.NPMBin(t, "conformance")
-	client := filepath.Join(t.TempDir(), "conformanceclient")
+	client := filepath.Join(t.TempDir(), testenv.Exe("conformanceclient"))
 	build := exec.Command("go", "build", "-o", client, ".")
 	if out, err := build.CombinedOutput(); err != nil {
 		t.Fatalf("build the client: %v\n%s", err, out)

@@ -12,8 +12,9 @@
 //	garbage     prints a line that is not JSON on stdout at start
 //	exit-init   exits with status 4 when asked to initialize
 //	crash-loop  exits with status 3 right after start
-//	spawn       starts a grandchild (sleep 1000) that outlives it, and exits
-//	            on end of input, leaving the grandchild behind
+//	spawn       starts a grandchild (itself in sleeper mode) that outlives
+//	            it, and exits on end of input, leaving the grandchild behind
+//	sleeper     sleeps for 1000 s and serves nothing (the grandchild)
 //	stubborn    ignores SIGTERM and end of input; only SIGKILL ends it
 //	lenient     answers every method it does not know with an empty result
 //
@@ -43,6 +44,10 @@ func main() {
 
 	logf("faultyserver: pid %d mode %s", os.Getpid(), *mode)
 	appendPid(*pidfile, os.Getpid())
+	if *mode == "sleeper" {
+		time.Sleep(1000 * time.Second)
+		return
+	}
 
 	switch *mode {
 	case "crash-loop":
@@ -67,9 +72,15 @@ func main() {
 }
 
 // spawnGrandchild starts a long sleep that shares the server's stderr, as an
-// npx-launched server's node process would.
+// npx-launched server's node process would: this program again, so that it
+// runs on every system.
 func spawnGrandchild(pidfile string) {
-	cmd := exec.Command("sleep", "1000")
+	self, err := os.Executable()
+	if err != nil {
+		logf("faultyserver: spawn: %v", err)
+		os.Exit(5)
+	}
+	cmd := exec.Command(self, "-mode", "sleeper")
 	cmd.Stderr = os.Stderr
 	if err := cmd.Start(); err != nil {
 		logf("faultyserver: spawn: %v", err)

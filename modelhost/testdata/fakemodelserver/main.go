@@ -21,11 +21,22 @@ func main() {
 	crashAfter := flag.Duration("crash-after", 0, "exit with status 3 this long after start (0: never)")
 	neverHealthy := flag.Bool("never-healthy", false, "answer 503 on /health forever")
 	spawnChild := flag.Bool("spawn-child", false, "start a long sleeping child process")
+	sleeper := flag.Bool("sleeper", false, "sleep 300 s and serve nothing (the spawned child)")
 	flag.Parse()
+	if *sleeper {
+		time.Sleep(300 * time.Second)
+		return
+	}
 
 	fmt.Fprintf(os.Stderr, "fakemodelserver: loading %s on %s\n", *model, *addr)
 	if *spawnChild {
-		child := exec.Command("sleep", "300")
+		self, err := os.Executable()
+		if err != nil {
+			fmt.Fprintln(os.Stderr, "fakemodelserver: spawn child:", err)
+			os.Exit(1)
+		}
+		// This program again, so that the child runs on every system.
+		child := exec.Command(self, "-sleeper")
 		if err := child.Start(); err != nil {
 			fmt.Fprintln(os.Stderr, "fakemodelserver: spawn child:", err)
 			os.Exit(1)
