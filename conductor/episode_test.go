@@ -34,6 +34,10 @@ func (f *fakeTools) Snapshot() *hub.Snapshot { return f.catalog.Snapshot() }
 
 func (f *fakeTools) Call(_ context.Context, name string, _ json.RawMessage, _ hub.CallOptions) (*hub.CallResult, error) {
 	f.called = append(f.called, name)
+	// A call takes time: Windows' clock moves in ticks, so a call that
+	// returns at once can measure no wall time at all.
+	for start := time.Now(); time.Since(start) <= 0; {
+	}
 	raw, _ := json.Marshal(map[string]any{"content": []map[string]string{{"type": "text", "text": "ran " + name}}})
 	return &hub.CallResult{Raw: raw}, nil
 }

@@ -3,6 +3,7 @@ package config
 import (
 	"errors"
 	"fmt"
+	"io/fs"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -54,10 +55,11 @@ func TestReadClientFileErrors(t *testing.T) {
 		path     string
 		wantText string
 		problems bool
+		notExist bool
 	}{
-		{"no server list", "broken/no_servers.json", "no MCP servers", false},
-		{"syntax error", "broken/syntax.json", "syntax.json:1:39: syntax error", true},
-		{"missing file", "broken/absent.json", "no such file", false},
+		{"no server list", "broken/no_servers.json", "no MCP servers", false, false},
+		{"syntax error", "broken/syntax.json", "syntax.json:1:39: syntax error", true, false},
+		{"missing file", "broken/absent.json", "absent.json", false, true},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -68,6 +70,9 @@ func TestReadClientFileErrors(t *testing.T) {
 			var pe *ProblemsError
 			if errors.As(err, &pe) != tt.problems {
 				t.Errorf("error type %T", err)
+			}
+			if errors.Is(err, fs.ErrNotExist) != tt.notExist {
+				t.Errorf("error %v: errors.Is(fs.ErrNotExist) = %v", err, !tt.notExist)
 			}
 		})
 	}

@@ -9,6 +9,7 @@ import (
 	"net/http"
 	"os"
 	"path/filepath"
+	"runtime"
 	"slices"
 	"strings"
 	"sync"
@@ -136,7 +137,11 @@ func TestDownstreamChildEnvironment(t *testing.T) {
 	if slices.ContainsFunc(env, func(kv string) bool { return strings.Contains(kv, "leak") }) {
 		t.Errorf("the hub's secret leaked into the child: %v", env)
 	}
-	for _, want := range []string{"VISIBLE=yes", "LC_TIME=C", "PATH=" + os.Getenv("PATH")} {
+	wants := []string{"VISIBLE=yes", "PATH=" + os.Getenv("PATH")}
+	if runtime.GOOS != "windows" { // the locale is not in the environment there
+		wants = append(wants, "LC_TIME=C")
+	}
+	for _, want := range wants {
 		if !slices.Contains(env, want) {
 			t.Errorf("child env lacks %q: %v", want, env)
 		}
@@ -375,7 +380,7 @@ func TestDownstreamRemoteConnectFailureKeepsRetrying(t *testing.T) {
 	d := runDownstream(t, ServerSpec{Name: "gone", Transport: TransportHTTP, URL: url}, opts)
 	<-enough
 	st := d.waitState(t, StateRetrying)
-	if !strings.Contains(st.LastError, "connection refused") || st.NextRetry.IsZero() || st.Restarts < tries {
+	if !strings.Contains(st.LastError, "refused") || st.NextRetry.IsZero() || st.Restarts < tries {
 		t.Fatalf("status after %d tries: %+v", tries, st)
 	}
 	if d.rec.sawState(StateFailed, "") {

@@ -9,7 +9,6 @@ import (
 	"runtime"
 	"strings"
 	"sync"
-	"syscall"
 	"testing"
 	"time"
 )
@@ -153,8 +152,8 @@ func TestWriteToClosedReaderFails(t *testing.T) {
 	r, w := newPipe(t)
 	dst := Wrap(w)
 	r.Close()
-	if _, err := dst.Write([]byte("x\n")); !errors.Is(err, syscall.EPIPE) {
-		t.Errorf("write with no reader: %v, want EPIPE", err)
+	if _, err := dst.Write([]byte("x\n")); !brokenPipe(err) {
+		t.Errorf("write with no reader: %v, want a broken pipe", err)
 	}
 }
 

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"regexp"
 	"runtime"
 	"strings"
 	"testing"
@@ -21,8 +22,10 @@ func configEnv(t *testing.T) string {
 	t.Helper()
 	home := t.TempDir()
 	t.Setenv("HOME", home)
+	t.Setenv("USERPROFILE", home) // the home directory on Windows
 	t.Setenv("XDG_CONFIG_HOME", filepath.Join(home, ".config"))
 	t.Setenv("APPDATA", filepath.Join(home, "AppData", "Roaming"))
+	t.Setenv("LOCALAPPDATA", filepath.Join(home, "AppData", "Local"))
 	t.Setenv(config.EnvVar, "")
 	// Secrets go to a file in the fake config directory, never to the
 	// user's keychain.
@@ -113,12 +116,19 @@ func runCLICases(t *testing.T, cases []cliCase) {
 	}
 }
 
+// homePath is a path under the HOME placeholder, up to where a message
+// goes on after it.
+var homePath = regexp.MustCompile(`HOME(/[^\s:"()]*)?`)
+
 // expandPlaceholders replaces DEFAULT_CONFIG with the default config path
-// and HOME with the fake home directory.
+// and HOME with the fake home directory; a path under HOME is written as
+// this system writes paths.
 func expandPlaceholders(t *testing.T, s, home string) string {
 	t.Helper()
 	s = strings.ReplaceAll(s, "DEFAULT_CONFIG", defaultConfig(t))
-	return strings.ReplaceAll(s, "HOME", home)
+	return homePath.ReplaceAllStringFunc(s, func(m string) string {
+		return home + filepath.FromSlash(strings.TrimPrefix(m, "HOME"))
+	})
 }
 
 // defaultConfig is where toolhub's config lives when nothing overrides it.

@@ -139,14 +139,21 @@ func TestIndexInUse(t *testing.T) {
 func TestIndexDir(t *testing.T) {
 	home := t.TempDir()
 	t.Setenv("HOME", home)
+	t.Setenv("USERPROFILE", home) // the home directory on Windows
+	local := filepath.Join(home, "AppData", "Local")
+	t.Setenv("LOCALAPPDATA", local)
+	xdgData, homeData := "/data/toolhub/index", filepath.Join(home, ".local", "share", "toolhub", "index")
+	if runtime.GOOS == "windows" { // XDG is not read there
+		xdgData, homeData = filepath.Join(local, "toolhub", "index"), filepath.Join(local, "toolhub", "index")
+	}
 	tests := []struct {
 		name, dir, xdg, want string
 	}{
 		{name: "configured", dir: "/srv/idx", want: "/srv/idx"},
 		{name: "home relative", dir: "~/idx", want: filepath.Join(home, "idx")},
-		{name: "xdg data home", xdg: "/data", want: "/data/toolhub/index"},
-		{name: "relative xdg ignored", xdg: "data", want: filepath.Join(home, ".local", "share", "toolhub", "index")},
-		{name: "default", want: filepath.Join(home, ".local", "share", "toolhub", "index")},
+		{name: "xdg data home", xdg: "/data", want: xdgData},
+		{name: "relative xdg ignored", xdg: "data", want: homeData},
+		{name: "default", want: homeData},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {

@@ -6,6 +6,7 @@ import (
 	"net/http"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"testing"
 	"time"
@@ -94,7 +95,7 @@ func TestServeHTTPNeverPrintsTheToken(t *testing.T) {
 	if strings.Contains(out, token) {
 		t.Errorf("stderr carries the token:\n%s", out)
 	}
-	for _, want := range []string{"bearer token: in " + tokenFile, "cat " + tokenFile, "$(cat " + tokenFile + ")",
+	for _, want := range []string{"bearer token: in " + tokenFile, catCommand(runtime.GOOS, tokenFile), exportCommand(runtime.GOOS, tokenFile),
 		"${" + mcp.TokenEnvVar + "}"} {
 		if !strings.Contains(out, want) {
 			t.Errorf("stderr lacks %q:\n%s", want, out)

@@ -11,6 +11,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"runtime"
 	"slices"
 	"strings"
 	"sync"
@@ -235,7 +236,7 @@ func TestServeHTTP(t *testing.T) {
 	}
 	token := strings.TrimSpace(string(data))
 	banner := stderr.String()
-	for _, want := range []string{tokenFile, "cat " + tokenFile, `"servers"`, `"mcpServers"`, `"command"`,
+	for _, want := range []string{tokenFile, catCommand(runtime.GOOS, tokenFile), `"servers"`, `"mcpServers"`, `"command"`,
 		`"serve"`, "claude mcp add --transport http toolhub " + url} {
 		if !strings.Contains(banner, want) {
 			t.Errorf("banner lacks %q:\n%s", want, banner)

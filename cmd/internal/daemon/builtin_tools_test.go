@@ -11,6 +11,7 @@ import (
 	"github.com/toolhub/toolhub/config"
 	"github.com/toolhub/toolhub/hub"
 	"github.com/toolhub/toolhub/modelhost"
+	"github.com/toolhub/toolhub/tools"
 )
 
 func writeConfig(t *testing.T, src string) *config.File {
@@ -28,15 +29,23 @@ func TestBuiltinToolSpecs(t *testing.T) {
 		return map[string]string{"TAVILY_API_KEY": "k"}[name], name == "TAVILY_API_KEY"
 	}
 	noKey := func(string) (string, bool) { return "", false }
+	// The python tool is offered where it can run: a python and prlimit
+	// on Linux and the BSDs, nowhere on Windows.
+	var python []string
+	if _, err := tools.NewPython(tools.PythonOptions{Logger: quiet}); err == nil {
+		python = []string{"toolhub-python"}
+	} else {
+		t.Logf("no python tool here: %v", err)
+	}
 	cases := []struct {
 		name   string
 		src    string
 		lookup func(string) (string, bool)
 		want   []string
 	}{
-		{"defaults: python only", `{}`, noKey, []string{"toolhub-python"}},
-		{"web search without its key", `{"webSearch": {"provider": "tavily"}}`, noKey, []string{"toolhub-python"}},
-		{"web search with its key", `{"webSearch": {"provider": "tavily"}}`, withKey, []string{"toolhub-python", "toolhub-web-search"}},
+		{"defaults: python only", `{}`, noKey, python},
+		{"web search without its key", `{"webSearch": {"provider": "tavily"}}`, noKey, python},
+		{"web search with its key", `{"webSearch": {"provider": "tavily"}}`, withKey, append(slices.Clone(python), "toolhub-web-search")},
 		{"python off", `{"python": {"enabled": false}, "webSearch": {"provider": "tavily"}}`, withKey, []string{"toolhub-web-search"}},
 	}
 	for _, tc := range cases {

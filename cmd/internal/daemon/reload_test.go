@@ -196,11 +196,16 @@ func TestReloadAppliesTheDocumentRoots(t *testing.T) {
 		if ok, err := d.Hub().WaitTool(ctx, "index_documents"); !ok || err != nil {
 			t.Fatalf("index_documents not offered (%v)", err)
 		}
-		res, err := d.Hub().Call(ctx, "index_documents", []byte(fmt.Sprintf(`{"path": %q}`, folder)), hub.CallOptions{})
+		args, _ := json.Marshal(map[string]string{"path": folder})
+		res, err := d.Hub().Call(ctx, "index_documents", args, hub.CallOptions{})
 		if err != nil {
 			t.Fatal(err)
 		}
-		return string(res.Raw)
+		var out struct{ Content []struct{ Text string } }
+		if err := json.Unmarshal(res.Raw, &out); err != nil || len(out.Content) == 0 {
+			t.Fatalf("index_documents answered %s (%v)", res.Raw, err)
+		}
+		return out.Content[0].Text
 	}
 	write(first)
 	cfg, err := config.LoadServe(path, "flag")
