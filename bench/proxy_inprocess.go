@@ -91,6 +91,12 @@ func RunInProcessEcho(ctx context.Context, calls, workers int) (InProcessReport,
 func surfaceClients(ctx context.Context, srv *mcp.Server, n int) ([]*mcpclient.Client, error) {
 	clients := make([]*mcpclient.Client, n)
 	for i := range clients {
+		// mcp-go names an in-process session by the wall clock in
+		// nanoseconds, which Windows advances in ticks: two clients made
+		// within one tick would share a session id, and the second be
+		// refused. Wait for the clock to move first.
+		for t0 := time.Now().UnixNano(); time.Now().UnixNano() == t0; {
+		}
 		c, err := mcpclient.NewInProcessClient(srv.MCPServer())
 		if err != nil {
 			return nil, err

@@ -4,7 +4,9 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"strconv"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	transport "github.com/mark3labs/mcp-go/client/transport"
@@ -43,10 +45,21 @@ type inProcessTransport struct {
 
 var _ transport.Interface = (*inProcessTransport)(nil)
 
+// inProcessSeq numbers the in-process sessions of this process.
+var inProcessSeq atomic.Uint64
+
+// inProcessSessionID is a session id no other in-process session has.
+// mcp-go's own is the wall clock in nanoseconds, which Windows advances in
+// ticks, so two sessions opened within one tick got the same id and the
+// second was refused ("session already exists").
+func inProcessSessionID() string {
+	return "hub-inprocess-" + strconv.FormatUint(inProcessSeq.Add(1), 10)
+}
+
 func newInProcessTransport(srv *mcpserver.MCPServer, c inProcessClient) *inProcessTransport {
 	return &inProcessTransport{
 		server:  srv,
-		session: mcpserver.NewInProcessSessionWithHandlers(srv.GenerateInProcessSessionID(), c, c, c),
+		session: mcpserver.NewInProcessSessionWithHandlers(inProcessSessionID(), c, c, c),
 		done:    make(chan struct{}),
 	}
 }

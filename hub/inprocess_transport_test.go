@@ -65,3 +65,16 @@ func TestInProcessNotificationsArriveBeforeTheResult(t *testing.T) {
 		}
 	}
 }
+
+// TestInProcessSessionIDsAreUnique: sessions opened within one tick of the
+// clock each get their own id, whatever the clock's resolution.
+func TestInProcessSessionIDsAreUnique(t *testing.T) {
+	seen := map[string]bool{}
+	for range 1000 {
+		id := inProcessSessionID()
+		if seen[id] {
+			t.Fatalf("id %s given twice", id)
+		}
+		seen[id] = true
+	}
+}
