@@ -5,29 +5,10 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
-	"os"
 	"strconv"
 	"strings"
 	"time"
 )
-
-// clockTicksPerSecond is Linux's USER_HZ, the unit of utime and stime in
-// /proc/<pid>/stat. It is 100 on every mainstream architecture; pure Go has
-// no sysconf to ask.
-const clockTicksPerSecond = 100
-
-// processCPU is the CPU time (user + system) pid has used so far.
-func processCPU(pid int) (time.Duration, error) {
-	data, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
-	if err != nil {
-		return 0, fmt.Errorf("read cpu time: %w", err)
-	}
-	ticks, err := parseStatCPUTicks(data)
-	if err != nil {
-		return 0, fmt.Errorf("read cpu time of %d: %w", pid, err)
-	}
-	return time.Duration(ticks) * time.Second / clockTicksPerSecond, nil
-}
 
 // parseStatCPUTicks reads utime + stime (fields 14 and 15) from the content
 // of /proc/<pid>/stat. The command name (field 2) is in parentheses and may
@@ -53,19 +34,6 @@ func parseStatCPUTicks(stat []byte) (int64, error) {
 	return utime + stime, nil
 }
 
-// processRSS is pid's resident memory in bytes (VmRSS).
-func processRSS(pid int) (int64, error) {
-	data, err := os.ReadFile(fmt.Sprintf("/proc/%d/status", pid))
-	if err != nil {
-		return 0, fmt.Errorf("read resident memory: %w", err)
-	}
-	rss, err := parseStatusRSS(data)
-	if err != nil {
-		return 0, fmt.Errorf("read resident memory of %d: %w", pid, err)
-	}
-	return rss, nil
-}
-
 // parseStatusRSS reads the "VmRSS:  1234 kB" line of /proc/<pid>/status.
 func parseStatusRSS(status []byte) (int64, error) {
 	sc := bufio.NewScanner(bytes.NewReader(status))
@@ -85,4 +53,36 @@ func parseStatusRSS(status []byte) (int64, error) {
 		return kb * 1024, nil
 	}
 	return 0, errors.New("no VmRSS line")
+}
+
+// parsePSTime reads ps(1)'s cumulative CPU time, [[dd-]hh:]mm:ss[.ss]
+// ("0:00.12" on macOS, "00:00:01" on the BSDs).
+func parsePSTime(s string) (time.Duration, error) {
+	var days int64
+	if d, rest, ok := strings.Cut(s, "-"); ok {
+		n, err := strconv.ParseInt(d, 10, 64)
+		if err != nil || n < 0 {
+			return 0, fmt.Errorf("cpu time %q", s)
+		}
+		days, s = n, rest
+	}
+	parts := strings.Split(s, ":")
+	if len(parts) < 2 || len(parts) > 3 {
+		return 0, fmt.Errorf("cpu time %q", s)
+	}
+	secs, err := strconv.ParseFloat(parts[len(parts)-1], 64)
+	if err != nil || secs < 0 || secs >= 60 {
+		return 0, fmt.Errorf("cpu time %q", s)
+	}
+	total := time.Duration(days)*24*time.Hour + time.Duration(secs*float64(time.Second))
+	unit := time.Minute
+	for i := len(parts) - 2; i >= 0; i-- {
+		n, err := strconv.ParseInt(parts[i], 10, 64)
+		if err != nil || n < 0 {
+			return 0, fmt.Errorf("cpu time %q", s)
+		}
+		total += time.Duration(n) * unit
+		unit *= 60
+	}
+	return total, nil
 }

@@ -3,6 +3,7 @@ package bench
 import (
 	"os"
 	"testing"
+	"time"
 )
 
 func TestParseStatCPUTicks(t *testing.T) {
@@ -50,6 +51,44 @@ func TestParseStatusRSS(t *testing.T) {
 	}
 }
 
+func TestParsePSTime(t *testing.T) {
+	tests := []struct {
+		name, in string
+		want     time.Duration
+		ok       bool
+	}{
+		{"macOS minutes", "0:00.12", 120 * time.Millisecond, true},
+		{"macOS many minutes", "123:04.50", 123*time.Minute + 4500*time.Millisecond, true},
+		{"BSD hours", "01:02:03", time.Hour + 2*time.Minute + 3*time.Second, true},
+		{"days", "2-03:00:01", 51*time.Hour + time.Second, true},
+		{"seconds alone", "12", 0, false},
+		{"seconds over 59", "0:75", 0, false},
+		{"negative", "-1:00", 0, false},
+		{"garbage", "a:b", 0, false},
+		{"too many fields", "1:2:3:4", 0, false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got, err := parsePSTime(tt.in)
+			if (err == nil) != tt.ok || got != tt.want {
+				t.Errorf("parsePSTime(%q) = %v, %v; want %v, ok=%v", tt.in, got, err, tt.want, tt.ok)
+			}
+		})
+	}
+}
+
+func FuzzParsePSTime(f *testing.F) {
+	f.Add("0:00.12")
+	f.Add("2-03:00:01")
+	f.Fuzz(func(t *testing.T, s string) {
+		if d, err := parsePSTime(s); err == nil && d < 0 {
+			t.Errorf("negative time %v from %q", d, s)
+		}
+	})
+}
+
+// TestOwnProcessFigures reads this process's CPU time and resident memory
+// the way this system allows (/proc, ps or the Windows API).
 func TestOwnProcessFigures(t *testing.T) {
 	if _, err := processCPU(os.Getpid()); err != nil {
 		t.Error(err)
