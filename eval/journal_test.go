@@ -24,10 +24,20 @@ func TestEvalJournalCutsATornLastLine(t *testing.T) {
 		t.Fatal(err)
 	}
 	j.Close()
-	_, all, err := OpenJournal(path)
+	all, err := readJournal(path)
 	if err != nil || len(all) != 2 || all[1].TaskID != "t2" {
 		t.Fatalf("after append: %+v, %v", all, err)
 	}
+}
+
+// readJournal returns the entries of the journal at path, closing it
+// again (Windows deletes no open file, so a test's folder could not go).
+func readJournal(path string) ([]JournalEntry, error) {
+	j, entries, err := OpenJournal(path)
+	if err != nil {
+		return nil, err
+	}
+	return entries, j.Close()
 }
 
 func TestEvalJournalRejectsACorruptMiddleLine(t *testing.T) {

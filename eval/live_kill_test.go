@@ -49,7 +49,7 @@ func TestEvalLiveResumesAfterAKill(t *testing.T) {
 	if runner.count() != total-childFinished {
 		t.Fatalf("the resumed eval ran %d episodes, want %d", runner.count(), total-childFinished)
 	}
-	_, all, err := OpenJournal(path)
+	all, err := readJournal(path)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -132,7 +132,7 @@ func TestEvalLiveCancelledEpisodeIsNotJournaled(t *testing.T) {
 	if !errors.Is(err, context.Canceled) || len(entries) != 1 {
 		t.Fatalf("entries %d err %v; want 1 and context.Canceled", len(entries), err)
 	}
-	_, done, err := OpenJournal(path)
+	done, err := readJournal(path)
 	if err != nil || len(done) != 1 {
 		t.Fatalf("journal holds %d entries (%v), want 1", len(done), err)
 	}

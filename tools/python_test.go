@@ -10,6 +10,7 @@ import (
 	"net"
 	"os"
 	"path/filepath"
+	"runtime"
 	"slices"
 	"strings"
 	"testing"
@@ -19,6 +20,9 @@ import (
 // pythonModes are the isolations the tests cover: bubblewrap only where it
 // is installed, resource limits only everywhere.
 func pythonModes(t *testing.T) []string {
+	if runtime.GOOS == "windows" {
+		t.Skip("the python tool is not offered on Windows: " + pythonUnsupported)
+	}
 	modes := []string{SandboxLimitsOnly}
 	if _, err := findSystemCommand("bwrap"); err == nil {
 		modes = append(modes, SandboxBubblewrap)
