@@ -28,7 +28,7 @@ func runSub(t *testing.T, newCmd func(*globals) *cobra.Command, configPath strin
 	g := &globals{configPath: configPath, logLevel: "warn", stdio: Stdio{In: strings.NewReader(""), Out: &out, Err: &errOut}}
 	cmd := newCmd(g)
 	wrapArgs(cmd)
-	cmd.SetArgs(args)
+	cmd.SetArgs(append([]string{}, args...)) // nil would read os.Args
 	cmd.SetOut(&out)
 	cmd.SetErr(&errOut)
 	cmd.SilenceUsage, cmd.SilenceErrors = true, true

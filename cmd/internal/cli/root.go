@@ -33,7 +33,9 @@ type globals struct {
 func Main(ctx context.Context, args []string, stdio Stdio) int {
 	g := &globals{stdio: stdio}
 	root := newRootCommand(g)
-	root.SetArgs(args)
+	// Never nil: cobra reads a nil list as "use os.Args", which in a test
+	// is the test binary's own flags.
+	root.SetArgs(append([]string{}, args...))
 	err := root.ExecuteContext(ctx)
 	if g.logOut != nil {
 		_ = g.logOut.Close()

@@ -56,7 +56,7 @@ func runCLI(ctx context.Context, args []string, stdio Stdio) int {
 		wrapArgs(serve)
 		root.AddCommand(serve)
 	}
-	root.SetArgs(args)
+	root.SetArgs(append([]string{}, args...)) // nil would read os.Args
 	root.SetIn(stdio.In)
 	root.SetOut(stdio.Out)
 	root.SetErr(stdio.Err)
