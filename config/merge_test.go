@@ -12,6 +12,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/toolhub/toolhub/internal/testenv"
 )
 
 // newServers are added to every merge case: two good ones, one whose name
@@ -118,9 +120,7 @@ func TestAddServersKeepsModeAndSymlink(t *testing.T) {
 	if err := os.Chmod(target, 0o640); err != nil {
 		t.Fatal(err)
 	}
-	if err := os.Symlink(target, link); err != nil {
-		t.Fatal(err)
-	}
+	testenv.Symlink(t, target, link)
 	if _, _, err := AddServers(link, newServers(), []string{"memory"}); err != nil {
 		t.Fatal(err)
 	}

@@ -6,6 +6,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/toolhub/toolhub/internal/testenv"
 )
 
 // confinedFixture is a root holding a file, a symlink to it and a
@@ -21,9 +23,7 @@ func newConfinedFixture(t *testing.T) confinedFixture {
 	outside := filepath.Join(base, "outside")
 	writeTree(t, root, map[string]string{"inside.txt": "ordinary notes about herons"})
 	writeTree(t, outside, map[string]string{"secret.txt": "privatekeymaterial zebracorn"})
-	if err := os.Symlink(filepath.Join(root, "inside.txt"), filepath.Join(root, "link-in.txt")); err != nil {
-		t.Skipf("symlinks unavailable: %v", err)
-	}
+	testenv.Symlink(t, filepath.Join(root, "inside.txt"), filepath.Join(root, "link-in.txt"))
 	mustSymlink(t, filepath.Join(outside, "secret.txt"), filepath.Join(root, "link-out.txt"))
 	mustSymlink(t, filepath.Join("..", "outside", "secret.txt"), filepath.Join(root, "link-rel-out.txt"))
 	mustSymlink(t, outside, filepath.Join(root, "link-dir"))

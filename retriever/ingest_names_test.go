@@ -6,6 +6,9 @@ import (
 	"path/filepath"
 	"slices"
 	"testing"
+	"unicode/utf8"
+
+	"github.com/toolhub/toolhub/internal/testenv"
 )
 
 // TestIngestNamesNotUTF8 checks that a file named with bytes that are not
@@ -81,6 +84,11 @@ func writeOddName(t *testing.T, path, content string) {
 	}
 	if err := os.WriteFile(path, []byte(content), 0o644); err != nil {
 		t.Skipf("the file system refuses the name: %v", err)
+	}
+	for p := path; !utf8.ValidString(p); p = filepath.Dir(p) {
+		if !testenv.NameKept(filepath.Dir(p), filepath.Base(p)) {
+			t.Skipf("the file system keeps %q as another name", filepath.Base(p))
+		}
 	}
 }
 

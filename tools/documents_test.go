@@ -13,6 +13,7 @@ import (
 	mcpclient "github.com/mark3labs/mcp-go/client"
 	mcpgo "github.com/mark3labs/mcp-go/mcp"
 
+	"github.com/toolhub/toolhub/internal/testenv"
 	"github.com/toolhub/toolhub/retriever"
 )
 
@@ -107,9 +108,7 @@ func TestIndexDocumentsOnlyInsideRoots(t *testing.T) {
 	d, root := newProvider(t)
 	outside := t.TempDir()
 	link := filepath.Join(root, "escape")
-	if err := os.Symlink(outside, link); err != nil {
-		t.Fatal(err)
-	}
+	linkErr := testenv.TrySymlink(outside, link)
 	cases := []struct{ name, path, want string }{
 		{"outside every root", outside, "outside the configured document roots"},
 		{"relative path", "notes", "not absolute"},
@@ -119,6 +118,9 @@ func TestIndexDocumentsOnlyInsideRoots(t *testing.T) {
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
+			if tc.path == link && linkErr != nil {
+				t.Skip(linkErr)
+			}
 			res := call(t, d, "index_documents", map[string]any{"path": tc.path})
 			if !res.IsError || !strings.Contains(text(res), tc.want) {
 				t.Fatalf("isError %v, text %q; want an error saying %q", res.IsError, text(res), tc.want)
