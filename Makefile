@@ -87,6 +87,10 @@ test: setup build ## Set up and run every test (race detector, npm servers, conf
 test-short: ## Run the fast tests only (no npm servers, no child-process suites)
 	$(GO) test -race -short ./...
 
+.PHONY: test-windows
+test-windows: ## Run the headless packages' Windows tests under Wine (installs wine64 and mingw-w64; not part of make test)
+	./scripts/test-windows.sh
+
 .PHONY: bench
 bench: setup build ## Run the Go benchmarks and the toolhub bench suite
 	$(GO) test -run '^$$' -bench . -benchmem ./...
