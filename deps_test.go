@@ -55,7 +55,7 @@ var allowedImports = map[string][]string{
 	"config":                         {"conductor", "hub", "llm", "policies", "internal/fsutil"},
 	"mcp":                            {"conductor", "hub", "events", "internal/mcpwire", "internal/queuemark", "internal/httpstop"},
 	"eval":                           {"conductor", "llm", "policies", "runlog", "internal/fsutil"},
-	"bench":                          {"conductor", "hub", "llm", "mcp", "policies", "events", "internal/proc"},
+	"bench":                          {"conductor", "hub", "llm", "mcp", "policies", "events", "internal/proc", "internal/memtrim"},
 	// the composition root and the CLI glue
 	"cmd/internal/daemon": {"cmd/internal/buildinfo", "conductor", "config", "events", "hub", "llm", "mcp", "modelhost", "policies", "runlog", "tools",
 		"retriever", "secrets", "internal/fsutil"},

@@ -5,9 +5,10 @@ package bench
 import (
 	"fmt"
 	"time"
-	"unsafe"
 
 	"golang.org/x/sys/windows"
+
+	"github.com/toolhub/toolhub/internal/memtrim"
 )
 
 // openForFigures opens pid with the one right its times and memory need.
@@ -34,22 +35,6 @@ func filetimeSpan(ft windows.Filetime) time.Duration {
 	return time.Duration(uint64(ft.HighDateTime)<<32|uint64(ft.LowDateTime)) * 100
 }
 
-// processMemoryCounters is PROCESS_MEMORY_COUNTERS (psapi.h).
-type processMemoryCounters struct {
-	cb                         uint32
-	pageFaultCount             uint32
-	peakWorkingSetSize         uintptr
-	workingSetSize             uintptr
-	quotaPeakPagedPoolUsage    uintptr
-	quotaPagedPoolUsage        uintptr
-	quotaPeakNonPagedPoolUsage uintptr
-	quotaNonPagedPoolUsage     uintptr
-	pagefileUsage              uintptr
-	peakPagefileUsage          uintptr
-}
-
-var procGetProcessMemoryInfo = windows.NewLazySystemDLL("psapi.dll").NewProc("GetProcessMemoryInfo")
-
 // processRSS is pid's resident memory in bytes: its working set, what
 // Windows keeps of it in physical memory.
 func processRSS(pid int) (int64, error) {
@@ -58,10 +43,9 @@ func processRSS(pid int) (int64, error) {
 		return 0, fmt.Errorf("read resident memory of %d: %w", pid, err)
 	}
 	defer windows.CloseHandle(h)
-	var c processMemoryCounters
-	c.cb = uint32(unsafe.Sizeof(c))
-	if ok, _, err := procGetProcessMemoryInfo.Call(uintptr(h), uintptr(unsafe.Pointer(&c)), uintptr(c.cb)); ok == 0 {
+	n, err := memtrim.WorkingSet(h)
+	if err != nil {
 		return 0, fmt.Errorf("read resident memory of %d: %w", pid, err)
 	}
-	return int64(c.workingSetSize), nil
+	return n, nil
 }

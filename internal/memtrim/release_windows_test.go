@@ -5,37 +5,18 @@ package memtrim
 import (
 	"runtime"
 	"testing"
-	"unsafe"
 
 	"golang.org/x/sys/windows"
 )
 
-// processMemoryCounters is psapi's PROCESS_MEMORY_COUNTERS.
-type processMemoryCounters struct {
-	cb                         uint32
-	pageFaultCount             uint32
-	peakWorkingSetSize         uintptr
-	workingSetSize             uintptr
-	quotaPeakPagedPoolUsage    uintptr
-	quotaPagedPoolUsage        uintptr
-	quotaPeakNonPagedPoolUsage uintptr
-	quotaNonPagedPoolUsage     uintptr
-	pagefileUsage              uintptr
-	peakPagefileUsage          uintptr
-}
-
-var getProcessMemoryInfo = windows.NewLazySystemDLL("psapi.dll").NewProc("GetProcessMemoryInfo")
-
-// workingSet is the process's working set in bytes.
-func workingSet(t *testing.T) uintptr {
+// workingSet is this process's working set in bytes.
+func workingSet(t *testing.T) int64 {
 	t.Helper()
-	var c processMemoryCounters
-	c.cb = uint32(unsafe.Sizeof(c))
-	ok, _, err := getProcessMemoryInfo.Call(uintptr(windows.CurrentProcess()), uintptr(unsafe.Pointer(&c)), uintptr(c.cb))
-	if ok == 0 {
-		t.Fatalf("GetProcessMemoryInfo: %v", err)
+	n, err := WorkingSet(windows.CurrentProcess())
+	if err != nil {
+		t.Fatal(err)
 	}
-	return c.workingSetSize
+	return n
 }
 
 // TestReleaseEmptiesTheWorkingSet: after a release the process holds less
