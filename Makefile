@@ -88,7 +88,7 @@ test-short: ## Run the fast tests only (no npm servers, no child-process suites)
 	$(GO) test -race -short ./...
 
 .PHONY: test-windows
-test-windows: ## Run the headless packages' Windows tests under Wine (installs wine64 and mingw-w64; not part of make test)
+test-windows: ## Run every package's Windows tests under Wine (installs wine64 and mingw-w64; not part of make test)
 	./scripts/test-windows.sh
 
 .PHONY: bench

@@ -1,14 +1,14 @@
 #!/usr/bin/env bash
-# Runs the Windows (amd64) tests of the headless packages under Wine on
+# Runs the Windows (amd64) tests of toolhub's packages under Wine on
 # Debian 12: each package's test binary is built with GOOS=windows and run by
 # wine64, with its helper programs built for Windows too. This exercises the
 # build-tagged Windows code for real (job objects, pipes, paths, process
 # tables, the service's scheduled task, the token banner) on a Linux machine.
 #
 # usage: scripts/test-windows.sh [package ...]   (default: every package
-#        with tests but the desktop app's, which need cgo)
+#        with tests; the desktop app's, which need cgo, with mingw-w64's gcc)
 #
-# Wine 8 (Debian 12's) lacks four things Windows 10 and later have:
+# Wine 8 (Debian 12's) lacks five things Windows 10 and later have:
 #   - bcryptprimitives.dll's ProcessPrng, which the Go runtime loads at
 #     start: a small DLL built with mingw-w64 calls RtlGenRandom instead;
 #   - FileDispositionInformationEx, which os.RemoveAll uses: the test
@@ -16,7 +16,9 @@
 #     that takes Go's own fallback for older Windows on any error;
 #   - EmptyWorkingSet does nothing: its test is skipped by name;
 #   - a symbolic link it makes cannot be read: the tests that need one skip
-#     themselves, as on a Windows without the privilege to make links.
+#     themselves, as on a Windows without the privilege to make links;
+#   - Unix sockets (the desktop's second-start check): those tests skip
+#     themselves too, as on a Windows older than 10 1803.
 # Go is not installed inside Wine: `go build -o OUT PKG`, which some tests
 # run to build a helper program, is answered by a stand-in go.exe that
 # copies the helper built here beforehand.
@@ -64,7 +66,7 @@ if cmp -s "$at" "$work/overlay/at_windows.go"; then
 	exit 1
 fi
 printf '{"Replace":{"%s":"%s"}}\n' "$at" "$work/overlay/at_windows.go" > "$work/overlay.json"
-build() { GOOS=windows GOARCH=amd64 CGO_ENABLED=0 go "$1" -overlay "$work/overlay.json" "${@:2}"; }
+build() { GOOS=windows GOARCH=amd64 CGO_ENABLED=${CGO_ENABLED:-0} go "$1" -overlay "$work/overlay.json" "${@:2}"; }
 
 # The helper programs the tests build, and the go.exe that hands them out.
 for p in hub/testdata/faultyserver hub/testdata/modernserver retriever/internal/ingestchild \
@@ -81,13 +83,15 @@ skip='TestReleaseEmptiesTheWorkingSet'
 pkgs=("$@")
 if [[ ${#pkgs[@]} -eq 0 ]]; then
 	mapfile -t pkgs < <(go list -f '{{if or .TestGoFiles .XTestGoFiles}}{{.Dir}}{{end}}' ./... |
-		sed "s#^$repo/\?##" | grep -v -E '^(ui|cmd/internal/desktop|cmd/internal/desktopmain|cmd/toolhub-desktop)(/|$)' | grep .)
+		sed "s#^$repo/\?##" | grep .)
 fi
 failed=0
 for p in "${pkgs[@]}"; do
 	name=${p//\//_}
 	exe=$work/bin/$name.test.exe
-	if ! build test -c -o "$exe" "./$p" > "$work/out/$name.txt" 2>&1; then
+	cgo=0 # the desktop app's packages (Fyne) need cgo: mingw-w64's gcc
+	if [[ $p == ui* || $p == cmd/internal/desktop* || $p == cmd/toolhub-desktop ]]; then cgo=1; fi
+	if ! CGO_ENABLED=$cgo CC=x86_64-w64-mingw32-gcc build test -c -o "$exe" "./$p" > "$work/out/$name.txt" 2>&1; then
 		echo "FAIL  $p (does not build for windows; $work/out/$name.txt)"
 		failed=1
 		continue
