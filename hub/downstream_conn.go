@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"net/http"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -28,6 +29,9 @@ type connection struct {
 	client *mcpclient.Client
 	raw    transport.Interface
 	child  *proc.Child // stdio only
+	// httpClient carries a remote connection's requests; its idle
+	// connections are closed with the connection (mcp-go leaves them).
+	httpClient *http.Client
 	// era is the protocol the handshake settled on, set before any
 	// request but the handshake's own.
 	era era
@@ -127,6 +131,9 @@ func (c *connection) close(grace time.Duration) {
 			_ = c.client.Close()
 		case c.raw != nil:
 			_ = c.raw.Close()
+		}
+		if c.httpClient != nil {
+			c.httpClient.CloseIdleConnections()
 		}
 		if c.child != nil {
 			c.child.Stop(grace)

@@ -106,9 +106,10 @@ func (d *downstream) openTransport(conn *connection, modern bool) error {
 	case TransportStdio, "":
 		return d.openStdio(conn)
 	case TransportHTTP:
+		conn.httpClient = newCappedHTTPClient(d.opts.MaxResultBytes)
 		t, err := transport.NewStreamableHTTP(d.spec.URL,
 			transport.WithHTTPHeaders(d.spec.Headers),
-			transport.WithHTTPBasicClient(newCappedHTTPClient(d.opts.MaxResultBytes)),
+			transport.WithHTTPBasicClient(conn.httpClient),
 			transport.WithContinuousListening(),
 			transport.WithHTTPLogger(transportLog(d.log)),
 			d.httpOAuthOption())
@@ -120,9 +121,10 @@ func (d *downstream) openTransport(conn *connection, modern bool) error {
 			conn.raw = eitherEraHTTP{t}
 		}
 	case TransportSSE:
+		conn.httpClient = newCappedHTTPClient(d.opts.MaxResultBytes)
 		t, err := transport.NewSSE(d.spec.URL,
 			transport.WithHeaders(d.spec.Headers),
-			transport.WithHTTPClient(newCappedHTTPClient(d.opts.MaxResultBytes)),
+			transport.WithHTTPClient(conn.httpClient),
 			// Calls carry their own timeouts; the transport's 60s cap on
 			// waiting for a response would override longer ones.
 			transport.WithResponseTimeout(sseResponseTimeout),

@@ -46,6 +46,14 @@ type cappedTransport struct {
 	max  int64
 }
 
+// CloseIdleConnections closes the base transport's idle connections, so
+// that http.Client.CloseIdleConnections reaches them.
+func (t *cappedTransport) CloseIdleConnections() {
+	if c, ok := t.base.(interface{ CloseIdleConnections() }); ok {
+		c.CloseIdleConnections()
+	}
+}
+
 func (t *cappedTransport) RoundTrip(req *http.Request) (*http.Response, error) {
 	resp, err := t.base.RoundTrip(req)
 	if err != nil {

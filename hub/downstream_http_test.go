@@ -2,9 +2,16 @@ package hub
 
 import (
 	"errors"
+	"fmt"
 	"io"
+	"net"
+	"net/http"
+	"net/http/httptest"
 	"strings"
+	"sync"
 	"testing"
+
+	mcpserver "github.com/mark3labs/mcp-go/server"
 )
 
 func TestLineCappedBody(t *testing.T) {
@@ -51,4 +58,39 @@ func (r *trickleReader) Read(p []byte) (int, error) {
 	n := copy(p[:min(len(p), r.step)], r.data)
 	r.data = r.data[n:]
 	return n, nil
+}
+
+// TestStoppedRemoteServerLeavesNoConnectionOpen: a remote server's
+// connection, idle keep-alive ones included, closes when the hub stops
+// talking to it, not when the transport's idle timeout (90 s) ends it.
+func TestStoppedRemoteServerLeavesNoConnectionOpen(t *testing.T) {
+	var mu sync.Mutex
+	open := map[net.Conn]bool{}
+	ts := httptest.NewUnstartedServer(mcpserver.NewStreamableHTTPServer(mcpserver.NewMCPServer("remote", "1")))
+	ts.Config.ConnState = func(c net.Conn, st http.ConnState) {
+		mu.Lock()
+		defer mu.Unlock()
+		switch st {
+		case http.StateNew:
+			open[c] = true
+		case http.StateClosed, http.StateHijacked:
+			delete(open, c)
+		}
+	}
+	ts.Start()
+	t.Cleanup(ts.Close)
+	openConns := func() int {
+		mu.Lock()
+		defer mu.Unlock()
+		return len(open)
+	}
+
+	d := runDownstream(t, ServerSpec{Name: "remote", Transport: TransportHTTP, URL: ts.URL + "/mcp"}, testOptions())
+	d.waitState(t, StateReady)
+	if openConns() == 0 {
+		t.Fatal("no connection to the server while it is ready")
+	}
+	d.stop(t)
+	waitUntil(t, "the connections to the stopped server closed", func() bool { return openConns() == 0 },
+		func() string { return fmt.Sprintf("%d still open", openConns()) })
 }
