@@ -6,7 +6,8 @@
 # tables, the service's scheduled task, the token banner) on a Linux machine.
 #
 # usage: scripts/test-windows.sh [package ...]   (default: every package
-#        with tests; the desktop app's, which need cgo, with mingw-w64's gcc)
+#        with tests but the root's import check, which runs the go command;
+#        the desktop app's, which need cgo, with mingw-w64's gcc)
 #
 # Wine 8 (Debian 12's) lacks five things Windows 10 and later have:
 #   - bcryptprimitives.dll's ProcessPrng, which the Go runtime loads at
