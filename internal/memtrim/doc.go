@@ -14,4 +14,7 @@
 // and whatever the process touches again is mapped again on its first use,
 // without reading the disk while it is cached. A mapping holding pages the
 // process wrote (relocations made read-only afterwards) is never released.
+//
+// On Windows, [WorkingSet] reads what a release gives back: a process's
+// working set, its resident size there.
 package memtrim
