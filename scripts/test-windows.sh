@@ -33,7 +33,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 export PATH="$PATH:/usr/local/go/bin"
 repo=$(pwd)
-work=${WINE_TEST_DIR:-/tmp/toolhub-wine}
+work=$(realpath -m "${WINE_TEST_DIR:-/tmp/toolhub-wine}")
 limit=${WINE_TEST_TIMEOUT:-1200}
 wine=/usr/lib/wine/wine64
 export WINEPREFIX=$work/prefix WINEDEBUG=-all WINEDLLOVERRIDES="mscoree,mshtml="
