@@ -47,7 +47,7 @@ type ProxyOptions struct {
 	CompareTool  string
 	CompareToken string
 	// ComparePID, when set, is the compared proxy's process: its CPU time
-	// and resident memory are read as toolhub's are (Linux only).
+	// and resident memory are read as toolhub's are.
 	ComparePID int
 	// Settle is how long the proxies run, connected, before their idle
 	// memory is read (default 3s): toolhub gives back what start-up used

@@ -34,9 +34,10 @@ Every client makes the protocol 2025-11-25 handshake, as IDE clients do;
 --protocol 2026-07-28 has them offer that version instead, which toolhub's
 paths speak (the direct path and most other proxies answer with
 2025-11-25).
-Reports p50/p99 latency, calls/s, the proxy's CPU time per call (from
-/proc/<pid>/stat) and its resident memory, idle (connected, --settle after
-start) and after the run, with the
+Reports p50/p99 latency, calls/s, the proxy's CPU time per call and its
+resident memory (from /proc on Linux, ps on macOS and the BSDs, the process
+API on Windows), idle (connected, --settle after start) and after the run,
+with the
 ratios to the direct path. Then every path takes --rounds rounds of --calls
 calls from --concurrency callers at once on its client (rotating which path
 goes first), reported as p50/p99, the median calls/s of the rounds, and
@@ -94,7 +95,7 @@ directory unless --everything names it.`,
 	f.StringVar(&opts.CompareTool, "compare-tool", "echo", "the echo tool's name at --compare-url")
 	f.StringVar(&opts.CompareToken, "compare-token", "", "bearer token for --compare-url")
 	f.DurationVar(&opts.Settle, "settle", 3*time.Second, "how long the proxies run, connected, before their idle memory is read")
-	f.IntVar(&opts.ComparePID, "compare-pid", 0, "process id of the proxy at --compare-url, whose CPU time and memory are then measured too (Linux)")
+	f.IntVar(&opts.ComparePID, "compare-pid", 0, "process id of the proxy at --compare-url, whose CPU time and memory are then measured too")
 	f.BoolVar(&asJSON, "json", false, "print JSON")
 	return cmd
 }
