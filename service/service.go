@@ -8,6 +8,8 @@ import (
 	"os/exec"
 	"strings"
 	"time"
+
+	"github.com/toolhub/toolhub/internal/proc"
 )
 
 // Name is the service's name: the unit, the task and the log file.
@@ -99,11 +101,7 @@ func absoluteOn(goos, p string) bool {
 	if goos != "windows" {
 		return strings.HasPrefix(p, "/")
 	}
-	return isWindowsAbs(p) || strings.HasPrefix(p, `\\`)
-}
-
-func isWindowsAbs(p string) bool {
-	return len(p) > 2 && p[1] == ':' && (p[2] == '\\' || p[2] == '/')
+	return proc.IsWindowsAbs(p)
 }
 
 // fileExists reports whether path is there; other errors count as there.

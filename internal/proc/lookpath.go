@@ -99,7 +99,7 @@ func (r lookupRules) lookPath(command string, env []string) (string, error) {
 // fails here, as a command on no PATH entry does; a relative one is left to
 // the start, which knows the working directory.
 func (r lookupRules) asPath(command string) (string, error) {
-	if !filepath.IsAbs(command) && !(r.windows && isWindowsAbs(command)) {
+	if !filepath.IsAbs(command) && !(r.windows && IsWindowsAbs(command)) {
 		return command, nil
 	}
 	info, err := os.Stat(command)
@@ -115,9 +115,9 @@ func (r lookupRules) asPath(command string) (string, error) {
 	return command, nil
 }
 
-// isWindowsAbs reports whether p is a Windows drive path (C:\...) or a UNC
-// path (\\server\share).
-func isWindowsAbs(p string) bool {
+// IsWindowsAbs reports whether p is an absolute Windows path, whichever
+// system asks: a drive path (C:\...) or a UNC path (\\server\share).
+func IsWindowsAbs(p string) bool {
 	drive := len(p) > 2 && p[1] == ':' && (p[2] == '\\' || p[2] == '/')
 	return drive || strings.HasPrefix(p, `\\`)
 }
