@@ -30,13 +30,15 @@ type IdleOptions struct {
 	Settle time.Duration
 }
 
-// IdleReport is the resident memory of one idle "toolhub serve", from
-// /proc/<pid>/smaps_rollup.
+// IdleReport is the resident memory of one idle "toolhub serve": on Linux
+// from /proc/<pid>/smaps_rollup, split into anonymous and file pages;
+// elsewhere the resident size alone (ps on macOS and the BSDs, the working
+// set on Windows), with Anonymous and File 0.
 type IdleReport struct {
-	Mode      string `json:"mode"`           // "stdio" or "http"
-	RSS       int64  `json:"rssBytes"`       // Rss
-	Anonymous int64  `json:"anonymousBytes"` // Anonymous: heap, stacks, runtime
-	File      int64  `json:"fileBytes"`      // the rest: mostly the binary's own pages
+	Mode      string `json:"mode"`                     // "stdio" or "http"
+	RSS       int64  `json:"rssBytes"`                 // Rss
+	Anonymous int64  `json:"anonymousBytes,omitempty"` // Anonymous: heap, stacks, runtime
+	File      int64  `json:"fileBytes,omitempty"`      // the rest: mostly the binary's own pages
 }
 
 // RunIdle starts "toolhub serve" over stdio and over HTTP in turn, lets
@@ -109,13 +111,12 @@ func idleOnce(ctx context.Context, opts IdleOptions, mode, config, dir string) (
 	case <-ctx.Done():
 		return IdleReport{}, ctx.Err()
 	}
-	data, err := os.ReadFile(fmt.Sprintf("/proc/%d/smaps_rollup", cmd.Process.Pid))
+	r, err := idleMemory(cmd.Process.Pid)
 	if err != nil {
 		return IdleReport{}, fmt.Errorf("%s: read resident memory: %w", mode, err)
 	}
-	r, err := parseSmapsRollup(data)
 	r.Mode = mode
-	return r, err
+	return r, nil
 }
 
 // parseSmapsRollup reads Rss and Anonymous (kB) from smaps_rollup.

@@ -17,10 +17,11 @@ func newBenchIdleCommand(g *globals) *cobra.Command {
 		Short: "Measure the resident memory of an idle toolhub serve",
 		Long: `Starts "toolhub serve" over stdio, then "toolhub serve --http", each with
 server-everything as its one server (or none with --no-servers), lets each
-settle for --settle and reads its resident memory from
+settle for --settle and reads its resident memory. On Linux that is
 /proc/<pid>/smaps_rollup: Rss, of which Anonymous (heap, stacks, the
-runtime) and the rest (mostly pages of the toolhub binary itself). Linux
-only.
+runtime) and the rest (mostly pages of the toolhub binary itself). On macOS
+and the BSDs it is ps's resident size, and on Windows the working set,
+without that split (shown as "-").
 
 server-everything is looked up in .tools/node_modules/.bin above the current
 directory unless --everything names it.`,
