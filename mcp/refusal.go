@@ -4,9 +4,11 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"net/http"
 
 	mcpgo "github.com/mark3labs/mcp-go/mcp"
+	mcpserver "github.com/mark3labs/mcp-go/server"
 
 	"github.com/toolhub/toolhub/hub"
 )
@@ -48,4 +50,26 @@ func modernErrorStatus(code int) int {
 		return http.StatusBadRequest
 	}
 	return http.StatusOK
+}
+
+// refuseToolCalls is mcp-go's tool middleware for the calls mcp-go serves
+// (the short paths answer their own): it hands the transport every
+// refusal a handler returns (noteRefusal), so that the client gets the
+// refusal's code, not mcp-go's internal error. When tasks are served
+// (2025-11-25), it also refuses a task request for a tool that declares no
+// task support with method not found, as that revision says a server
+// should; mcp-go would run the call at once and answer a result where the
+// client waits for a task.
+func (s *Server) refuseToolCalls(tasks bool) mcpserver.ToolHandlerMiddleware {
+	return func(next mcpserver.ToolHandlerFunc) mcpserver.ToolHandlerFunc {
+		return func(ctx context.Context, req mcpgo.CallToolRequest) (*mcpgo.CallToolResult, error) {
+			if tasks && req.Params.Task != nil && !modernRequest(ctx) && !isConductorTool(req.Params.Name) {
+				return nil, noteRefusal(ctx, &refusal{code: mcpgo.METHOD_NOT_FOUND, message: fmt.Sprintf(
+					"tool %q does not run as a task (its execution.taskSupport is not \"optional\" or \"required\"): "+
+						"call it without \"task\"", req.Params.Name)})
+			}
+			res, err := next(ctx, req)
+			return res, noteRefusal(ctx, err)
+		}
+	}
 }

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"net/http"
 	"net/http/httptest"
+	"reflect"
 	"strings"
 	"testing"
 
@@ -24,24 +25,31 @@ func TestPassOn(t *testing.T) {
 	cases := []struct {
 		name, msg string
 		remote    *hub.RemoteError
+		uri       string
 		modern    bool
 		want      string // "" when the message stays as it is
 	}{
-		{"a JSON response", internal + "\n", missingArgument(), false,
+		{"a JSON response", internal + "\n", missingArgument(), "", false,
 			`{"jsonrpc":"2.0","id":4,"error":{"code":-32602,"message":"Invalid arguments for prompt args-prompt: city is required"}}` + "\n"},
-		{"an event", "event: message\ndata: " + internal + "\n\n", missingArgument(), false,
+		{"an event", "event: message\ndata: " + internal + "\n\n", missingArgument(), "", false,
 			"event: message\ndata: " + `{"jsonrpc":"2.0","id":4,"error":{"code":-32602,"message":"Invalid arguments for prompt args-prompt: city is required"}}` + "\n\n"},
-		{"resource not found, its data kept", internal, notFound, false,
+		{"resource not found, its data kept", internal, notFound, "", false,
 			`{"jsonrpc":"2.0","id":4,"error":{"code":-32002,"message":"Resource not found","data":{"uri":"demo://x"}}}`},
-		{"resource not found to a 2026-07-28 client", internal, notFound, true,
+		{"resource not found to a 2026-07-28 client", internal, notFound, "", true,
 			`{"jsonrpc":"2.0","id":4,"error":{"code":-32602,"message":"Resource not found","data":{"uri":"demo://x"}}}`},
-		{"another error stays", `{"jsonrpc":"2.0","id":4,"error":{"code":-32601,"message":"no"}}`, missingArgument(), false, ""},
-		{"a result stays", `{"jsonrpc":"2.0","id":4,"result":{}}`, missingArgument(), false, ""},
-		{"a notification event stays", "event: message\ndata: {\"jsonrpc\":\"2.0\",\"method\":\"notifications/progress\"}\n\n", missingArgument(), false, ""},
+		{"another error stays", `{"jsonrpc":"2.0","id":4,"error":{"code":-32601,"message":"no"}}`, missingArgument(), "", false, ""},
+		{"a result stays", `{"jsonrpc":"2.0","id":4,"result":{}}`, missingArgument(), "", false, ""},
+		{"a notification event stays", "event: message\ndata: {\"jsonrpc\":\"2.0\",\"method\":\"notifications/progress\"}\n\n", missingArgument(), "", false, ""},
+		{"a URI no server has gets its data", `{"jsonrpc":"2.0","id":4,"error":{"code":-32002,"message":"not found"}}`, nil, "demo://y", false,
+			`{"jsonrpc":"2.0","id":4,"error":{"code":-32002,"message":"not found","data":{"uri":"demo://y"}}}`},
+		{"the same in 2026-07-28", "event: message\ndata: " + `{"jsonrpc":"2.0","id":4,"error":{"code":-32602,"message":"not found"}}` + "\n\n", nil, "demo://y", true,
+			"event: message\ndata: " + `{"jsonrpc":"2.0","id":4,"error":{"code":-32602,"message":"not found","data":{"uri":"demo://y"}}}` + "\n\n"},
+		{"a not-found with data keeps it", `{"jsonrpc":"2.0","id":4,"error":{"code":-32002,"message":"gone","data":{"uri":"demo://z"}}}`, nil, "demo://y", false, ""},
+		{"an internal error without a downstream's stays", internal, nil, "demo://y", false, ""},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			out, ok := passOn([]byte(tc.msg), tc.remote, tc.modern)
+			out, ok := passOn([]byte(tc.msg), tc.remote, tc.uri, tc.modern)
 			if ok != (tc.want != "") || (ok && string(out) != tc.want) {
 				t.Errorf("passOn = %q, %v; want %q", out, ok, tc.want)
 			}
@@ -98,12 +106,17 @@ func TestPassRemoteErrorsOverHTTP(t *testing.T) {
 
 func TestPassOnMessageOverStdio(t *testing.T) {
 	internal := mcpgo.NewJSONRPCError(mcpgo.NewRequestId(3), mcpgo.INTERNAL_ERROR, "internal", nil)
-	got := passOnMessage(internal, missingArgument(), false)
+	got := passOnMessage(internal, &remoteErrorSlot{err: missingArgument()}, false)
 	if e, ok := got.(mcpgo.JSONRPCError); !ok || e.Error.Code != mcpgo.INVALID_PARAMS || !strings.Contains(e.Error.Message, "city is required") {
 		t.Errorf("passOnMessage = %+v", got)
 	}
-	if got := passOnMessage(internal, nil, false); got.(mcpgo.JSONRPCError).Error.Code != mcpgo.INTERNAL_ERROR {
+	if got := passOnMessage(internal, &remoteErrorSlot{}, false); got.(mcpgo.JSONRPCError).Error.Code != mcpgo.INTERNAL_ERROR {
 		t.Errorf("without a downstream error the response changed: %+v", got)
+	}
+	notFound := mcpgo.NewJSONRPCError(mcpgo.NewRequestId(3), mcpgo.RESOURCE_NOT_FOUND, "not found", nil)
+	got = passOnMessage(notFound, &remoteErrorSlot{uri: "demo://y"}, false)
+	if e := got.(mcpgo.JSONRPCError).Error; e.Code != mcpgo.RESOURCE_NOT_FOUND || !reflect.DeepEqual(e.Data, map[string]string{"uri": "demo://y"}) {
+		t.Errorf("a URI no server has: %+v", e)
 	}
 }
 
@@ -112,7 +125,7 @@ func FuzzPassOn(f *testing.F) {
 	f.Add([]byte("event: message\ndata: {\"id\":1,\"error\":{\"code\":-32603}}\n\n"))
 	f.Add([]byte("event: message\n"))
 	f.Fuzz(func(t *testing.T, msg []byte) {
-		out, ok := passOn(msg, missingArgument(), false)
+		out, ok := passOn(msg, missingArgument(), "", false)
 		if !ok {
 			return
 		}

@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	mcpclient "github.com/mark3labs/mcp-go/client"
+	"github.com/mark3labs/mcp-go/client/transport"
 	mcpgo "github.com/mark3labs/mcp-go/mcp"
 	mcpserver "github.com/mark3labs/mcp-go/server"
 
@@ -262,5 +263,48 @@ func TestFirstResourceListWaitsForConnectingServers(t *testing.T) {
 				t.Fatalf("got %s %v, want %q", a.text, a.err, tc.want)
 			}
 		})
+	}
+}
+
+// A resources/read of a URI no server has is refused as the specification
+// says, with the URI in the error's data: resource not found before
+// 2026-07-28, invalid params since; over HTTP and stdio alike.
+func TestReadingAURINoServerHas(t *testing.T) {
+	h := testHub(t, nil, inProcess("lib", libServer()))
+	waitFor(t, "lib's resources in the hub", func() bool { return len(h.Resources()) == 2 })
+	const uri = "lib://nowhere"
+	for _, tr := range taskTransports[1:] {
+		t.Run("2025-11-25 over "+tr.name, func(t *testing.T) {
+			c := tr.connect(t, testServer(t, h, Options{}))
+			resp, err := c.GetTransport().SendRequest(t.Context(), transport.JSONRPCRequest{
+				JSONRPC: mcpgo.JSONRPC_VERSION, ID: mcpgo.NewRequestId("read"), Method: string(mcpgo.MethodResourcesRead),
+				Params: map[string]any{"uri": uri},
+			})
+			if err != nil {
+				t.Fatal(err)
+			}
+			checkNotFound(t, resp.Error, mcpgo.RESOURCE_NOT_FOUND, uri)
+		})
+	}
+	for _, tr := range taskPeers {
+		t.Run("2026-07-28 over "+tr.name, func(t *testing.T) {
+			p := tr.connect(t, testServer(t, h, Options{}))
+			status, reply := p.send(t, string(mcpgo.MethodResourcesRead), modernParams(map[string]any{"uri": uri}, false))
+			if status != http.StatusOK && status != http.StatusBadRequest {
+				t.Errorf("status %d", status)
+			}
+			checkNotFound(t, reply.Error, mcpgo.INVALID_PARAMS, uri)
+		})
+	}
+}
+
+func checkNotFound(t *testing.T, e *mcpgo.JSONRPCErrorDetails, code int, uri string) {
+	t.Helper()
+	if e == nil || e.Code != code {
+		t.Fatalf("error %+v, want code %d", e, code)
+	}
+	data, _ := json.Marshal(e.Data)
+	if string(data) != `{"uri":"`+uri+`"}` {
+		t.Fatalf("error data %s, want the URI", data)
 	}
 }

@@ -184,6 +184,7 @@ func (s *Server) serverOptions(cat Catalog, hooks *mcpserver.Hooks) []mcpserver.
 		mcpserver.WithHooks(hooks),
 		mcpserver.WithRecovery(),
 		mcpserver.WithInstructions(instructions),
+		mcpserver.WithToolHandlerMiddleware(s.refuseToolCalls(s.opts.Conductor != nil)),
 	}
 	if completer, ok := cat.(Completer); ok {
 		options = append(options, s.completionOptions(completer)...)

@@ -239,7 +239,7 @@ func (c *stdioConn) handle(ctx context.Context, line []byte) {
 		return
 	}
 	if slot != nil {
-		resp = passOnMessage(resp, slot.get(), modernEra(nil, line))
+		resp = passOnMessage(resp, slot, modernEra(nil, line))
 	}
 	c.writeJSON(resp)
 }

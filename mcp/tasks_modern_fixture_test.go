@@ -82,6 +82,8 @@ func (p *httpPeer) send(t *testing.T, method string, params map[string]any) (int
 	headers := modernHeaders(method)
 	if name, ok := params["name"].(string); ok {
 		headers["Mcp-Name"] = name
+	} else if uri, ok := params["uri"].(string); ok {
+		headers["Mcp-Name"] = uri
 	}
 	ctx, cancel := context.WithTimeout(t.Context(), waitLimit) // a call that never answers fails the test
 	defer cancel()
