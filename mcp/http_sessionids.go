@@ -16,13 +16,16 @@ import (
 //     are not supported, not that the body is not JSON;
 //   - a message no peer can answer (an id without a method or an answer, a
 //     null id on a request, a method that is not a string) gets Invalid
-//     Request (envelopeProblem), not 202 or "not valid json";
+//     Request (envelopeProblem), not 202 or "not valid json"; params that
+//     are not an object (paramsProblem), and a legacy-era initialize
+//     without a protocol version (initializeProblem), get Invalid Params;
 //   - a legacy-era request other than initialize that carries no
 //     Mcp-Session-Id gets 400, not 404 (404 tells a client its session
 //     ended and it should initialize again);
-//   - a legacy-era GET or DELETE whose Mcp-Session-Id is not one this server
-//     issued, or one that ended, gets 404; mcp-go would open an event stream
-//     for an invented id, making it a session.
+//   - a legacy-era request whose Mcp-Session-Id is not one this server
+//     issued, or one that ended, gets 404 with a JSON-RPC error saying so
+//     (mcp-go answers a POST with plain text, and would open an event
+//     stream for a GET with an invented id, making it a session).
 //
 // Requests of the 2026-07-28 era carry no session at all and pass on
 // unchanged; the era is decided per request as mcp-go decides it, from the
@@ -36,8 +39,11 @@ func checkSessionIDs(ids mcpserver.SessionIdManager, next http.Handler) http.Han
 			return
 		}
 		if r.Method == http.MethodPost {
-			if id, problem := envelopeProblem(body); problem != "" {
-				writeBadRequest(w, id, mcpgo.INVALID_REQUEST, "invalid request: "+problem)
+			if id, code, problem := envelopeProblem(body); problem != "" {
+				if code == mcpgo.INVALID_REQUEST {
+					problem = "invalid request: " + problem
+				}
+				writeBadRequest(w, id, code, problem)
 				return
 			}
 		}
@@ -49,9 +55,20 @@ func checkSessionIDs(ids mcpserver.SessionIdManager, next http.Handler) http.Han
 		switch r.Method {
 		case http.MethodPost:
 			if id != "" {
-				break // mcp-go checks the id itself
+				if ended, err := ids.Validate(id); err != nil || ended {
+					var env envelope
+					_ = json.Unmarshal(body, &env)
+					writeNoSession(w, env.ID)
+					return
+				}
+				break
 			}
-			if env, ok := parseEnvelope(body); ok && env.Method != string(mcpgo.MethodInitialize) {
+			env, ok := parseEnvelope(body)
+			if problem := initializeProblem(env); ok && problem != "" {
+				writeBadRequest(w, env.ID, mcpgo.INVALID_PARAMS, problem)
+				return
+			}
+			if ok && env.Method != string(mcpgo.MethodInitialize) {
 				writeBadRequest(w, env.ID, mcpgo.INVALID_REQUEST,
 					"Mcp-Session-Id header missing: send initialize first, then the id it returned with every request")
 				return
@@ -62,7 +79,7 @@ func checkSessionIDs(ids mcpserver.SessionIdManager, next http.Handler) http.Han
 				return
 			}
 			if ended, err := ids.Validate(id); err != nil || ended {
-				http.Error(w, "Not Found: no such session (it ended or never existed); initialize again", http.StatusNotFound)
+				writeNoSession(w, nil)
 				return
 			}
 		}
@@ -96,6 +113,23 @@ func modernEra(h http.Header, body []byte) bool {
 func parseEnvelope(body []byte) (envelope, bool) {
 	var env envelope
 	return env, json.Unmarshal(body, &env) == nil
+}
+
+// sessionNotFound is the JSON-RPC error code of the 404 answering an
+// unknown session, as the TypeScript SDK's servers answer it.
+const sessionNotFound = -32001
+
+// writeNoSession answers a request of a session this server does not know
+// (it ended, or never existed) with 404 and a JSON-RPC error, under the
+// request's id when it has one.
+func writeNoSession(w http.ResponseWriter, id json.RawMessage) {
+	if !validID(id) {
+		id = json.RawMessage("null")
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(http.StatusNotFound)
+	_, _ = w.Write(rpcError(id, sessionNotFound,
+		"session not found: it ended or never existed; send initialize again for a new one"))
 }
 
 // writeBadRequest answers a JSON-RPC error with HTTP 400; id is the

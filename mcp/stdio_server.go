@@ -189,6 +189,8 @@ func (c *stdioConn) dispatch(ctx context.Context, line []byte) {
 	case env.Method != "" && len(env.ID) > 0 && !validID(env.ID):
 		c.writeError(nil, mcpgo.INVALID_REQUEST,
 			"invalid request: a request's id is a string or an integer, never null; a notification has no id at all")
+	case env.Method != "" && inexactID(env.ID):
+		c.writeError(env.ID, mcpgo.INVALID_REQUEST, "invalid request: "+inexactIDProblem)
 	case env.Method == "" && env.hasID():
 		c.session.answered(env)
 	case !env.hasID():
@@ -197,6 +199,14 @@ func (c *stdioConn) dispatch(ctx context.Context, line []byte) {
 		}
 		c.handle(ctx, line)
 	default:
+		problem := paramsProblem(env)
+		if problem == "" && env.Method == string(mcpgo.MethodInitialize) && !modernEra(nil, line) {
+			problem = initializeProblem(env) // 2026-07-28 has no initialize: mcp-go answers that
+		}
+		if problem != "" {
+			c.writeError(env.ID, mcpgo.INVALID_PARAMS, problem)
+			return
+		}
 		if reply, _, ok := c.s.modernTaskReply(ctx, ctx, line); ok {
 			c.writeLine(reply)
 			return

@@ -310,6 +310,12 @@ func TestStdioBadInputGetsAnErrorAndTheConnectionGoesOn(t *testing.T) {
 		{"an id with neither a method nor an answer", `{"jsonrpc":"2.0","id":3}`, "3", -32600, "invalid request"},
 		{"a request with a null id", `{"jsonrpc":"2.0","id":null,"method":"ping"}`, "null", -32600, "never null"},
 		{"a request with an object id", `{"jsonrpc":"2.0","id":{"a":1},"method":"ping"}`, "null", -32600, "a string or an integer"},
+		{"params that are not an object", `{"jsonrpc":"2.0","id":4,"method":"tools/call","params":[1,2]}`, "4", -32602, "a JSON object"},
+		{"an id past 2^53", `{"jsonrpc":"2.0","id":9007199254740993,"method":"ping"}`, "9007199254740993", -32600, "beyond ±2^53"},
+		{"initialize without params", `{"jsonrpc":"2.0","id":5,"method":"initialize"}`, "5", -32602, "protocolVersion"},
+		{"initialize in 2026-07-28, which removed it", `{"jsonrpc":"2.0","id":6,"method":"initialize","params":{"_meta":{"` +
+			mcpgo.MetaKeyProtocolVersion + `":"` + mcpgo.ProtocolVersion20260728 + `","` + mcpgo.MetaKeyClientCapabilities + `":{},"` +
+			mcpgo.MetaKeyClientInfo + `":{"name":"c","version":"1"}}}}`, "6", -32601, ""},
 		{"too large, no id to be found", `{"jsonrpc":"2.0","params":{"pad":"` + strings.Repeat("x", 20<<10) + `"},"method":"ping","id":` + strings.Repeat(" ", 5<<10) + `3}`,
 			"null", -32600, "message too large"},
 	}
