@@ -2,7 +2,6 @@ package mcp
 
 import (
 	"bytes"
-	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -115,17 +114,8 @@ func limitBody(max int64, pace bodyPace, next http.Handler) http.Handler {
 			return
 		}
 		r.Body = io.NopCloser(bytes.NewReader(body))
-		next.ServeHTTP(w, r.WithContext(context.WithValue(r.Context(), bodyKey{}, body)))
+		next.ServeHTTP(w, r.WithContext(withBody(r.Context(), body)))
 	})
-}
-
-type bodyKey struct{}
-
-// readBody is the request body limitBody read, for the handlers after it
-// that look at it before mcp-go; nil when there was none.
-func readBody(r *http.Request) []byte {
-	b, _ := r.Context().Value(bodyKey{}).([]byte)
-	return b
 }
 
 // tooLarge answers 413 and closes the connection: the rest of the body

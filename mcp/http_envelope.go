@@ -17,18 +17,18 @@ import (
 // answer under (nil for none), code the error's. A body that is not JSON at
 // all, or a batch, is left to the checks that name those.
 func envelopeProblem(body []byte) (id json.RawMessage, code int, problem string) {
+	m, err := decodeMessage(body)
+	return envelopeProblemOf(body, &m, err)
+}
+
+// envelopeProblemOf is envelopeProblem of body already decoded into m, with
+// decoding error err.
+func envelopeProblemOf(body []byte, m *rawMessage, err error) (id json.RawMessage, code int, problem string) {
 	trimmed := bytes.TrimSpace(body)
 	if len(trimmed) == 0 || trimmed[0] == '[' {
 		return nil, 0, ""
 	}
-	var m struct {
-		ID     json.RawMessage `json:"id"`
-		Method json.RawMessage `json:"method"`
-		Params json.RawMessage `json:"params"`
-		Result json.RawMessage `json:"result"`
-		Error  json.RawMessage `json:"error"`
-	}
-	if err := json.Unmarshal(trimmed, &m); err != nil {
+	if err != nil {
 		if _, notObject := errors.AsType[*json.UnmarshalTypeError](err); notObject {
 			return nil, mcpgo.INVALID_REQUEST, "a JSON-RPC message is a JSON object"
 		}

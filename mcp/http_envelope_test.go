@@ -60,8 +60,9 @@ func TestInitializeProblem(t *testing.T) {
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			env, ok := parseEnvelope([]byte(tc.body))
-			if !ok {
+			m, err := decodeMessage([]byte(tc.body))
+			env, ok := m.envelope()
+			if err != nil || !ok {
 				t.Fatal("not an envelope")
 			}
 			if got := initializeProblem(env); (got != "") != tc.bad {

@@ -2,7 +2,6 @@ package mcp
 
 import (
 	"bytes"
-	"context"
 	"encoding/json"
 	"io"
 	"net/http"
@@ -122,7 +121,7 @@ func withMetaVersion(r *http.Request, body []byte, version string) *http.Request
 	if err != nil {
 		return r
 	}
-	r = r.WithContext(context.WithValue(r.Context(), bodyKey{}, out))
+	r = r.WithContext(withBody(r.Context(), out))
 	r.Body = io.NopCloser(bytes.NewReader(out))
 	r.ContentLength = int64(len(out))
 	return r

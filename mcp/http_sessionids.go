@@ -39,7 +39,8 @@ func checkSessionIDs(ids mcpserver.SessionIdManager, next http.Handler) http.Han
 			return
 		}
 		if r.Method == http.MethodPost {
-			if id, code, problem := envelopeProblem(body); problem != "" {
+			m, err := readMessage(r)
+			if id, code, problem := envelopeProblemOf(body, m, err); problem != "" {
 				if code == mcpgo.INVALID_REQUEST {
 					problem = "invalid request: " + problem
 				}
@@ -56,14 +57,13 @@ func checkSessionIDs(ids mcpserver.SessionIdManager, next http.Handler) http.Han
 		case http.MethodPost:
 			if id != "" {
 				if ended, err := ids.Validate(id); err != nil || ended {
-					var env envelope
-					_ = json.Unmarshal(body, &env)
+					env, _ := requestEnvelope(r)
 					writeNoSession(w, env.ID)
 					return
 				}
 				break
 			}
-			env, ok := parseEnvelope(body)
+			env, ok := requestEnvelope(r)
 			if problem := initializeProblem(env); ok && problem != "" {
 				writeBadRequest(w, env.ID, mcpgo.INVALID_PARAMS, problem)
 				return
@@ -106,13 +106,6 @@ func modernEra(h http.Header, body []byte) bool {
 		return false
 	}
 	return mcpgo.IsModernProtocol(metaVersion(body))
-}
-
-// parseEnvelope decodes one JSON-RPC message; ok is false when body is not
-// a JSON object (mcp-go answers that itself).
-func parseEnvelope(body []byte) (envelope, bool) {
-	var env envelope
-	return env, json.Unmarshal(body, &env) == nil
 }
 
 // sessionNotFound is the JSON-RPC error code of the 404 answering an

@@ -158,7 +158,7 @@ func FuzzShortHTTPCalls(f *testing.F) {
 			}
 			r.Header.Set("Mcp-Name", "srv__work")
 		}
-		r = r.WithContext(context.WithValue(r.Context(), bodyKey{}, body))
+		r = r.WithContext(withBody(r.Context(), body))
 		w := httptest.NewRecorder()
 		s.shortHTTPCalls(ids, time.Hour, next).ServeHTTP(w, r)
 		answered := w.Code != http.StatusOK || w.Body.Len() > 0

@@ -34,7 +34,7 @@ func (s *Server) shortHTTPCalls(ids mcpserver.SessionIdManager, idle time.Durati
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		body := readBody(r)
 		if r.Method == http.MethodPost && body != nil && mcpgo.IsModernProtocol(r.Header.Get(mcpgo.HeaderProtocolVersion)) {
-			if !s.takeModernHTTP(w, r, body) {
+			if !s.takeModernHTTP(w, r) {
 				next.ServeHTTP(w, r)
 			}
 			return
@@ -49,8 +49,8 @@ func (s *Server) shortHTTPCalls(ids mcpserver.SessionIdManager, idle time.Durati
 			next.ServeHTTP(w, r)
 			return
 		}
-		var env envelope
-		if json.Unmarshal(body, &env) != nil || !s.takeShortHTTP(w, r, live, env, ids, idle) {
+		env, ok := requestEnvelope(r)
+		if !ok || !s.takeShortHTTP(w, r, live, env, ids, idle) {
 			s.sessions.passedOn(live)
 			next.ServeHTTP(w, r)
 		}
@@ -99,9 +99,9 @@ func (s *Server) takeShortHTTP(w http.ResponseWriter, r *http.Request, live *liv
 // takeModernHTTP serves a 2026-07-28 tools/call that the short path takes
 // (shortCallOf, its headers matching its body) and reports whether it did.
 // Such a request has no session: its client is known by what it declares.
-func (s *Server) takeModernHTTP(w http.ResponseWriter, r *http.Request, body []byte) bool {
-	var env envelope
-	if json.Unmarshal(body, &env) != nil || !plainHTTPRequest(r) {
+func (s *Server) takeModernHTTP(w http.ResponseWriter, r *http.Request) bool {
+	env, ok := requestEnvelope(r)
+	if !ok || !plainHTTPRequest(r) {
 		return false
 	}
 	if env.Method == string(mcpgo.MethodNotificationCancelled) && !env.hasID() {

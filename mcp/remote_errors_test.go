@@ -1,7 +1,6 @@
 package mcp
 
 import (
-	"context"
 	"encoding/json"
 	"net/http"
 	"net/http/httptest"
@@ -94,7 +93,7 @@ func TestPassRemoteErrorsOverHTTP(t *testing.T) {
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
 			req := httptest.NewRequest(http.MethodPost, "/mcp", strings.NewReader(tc.body))
-			req = req.WithContext(context.WithValue(req.Context(), bodyKey{}, []byte(tc.body)))
+			req = req.WithContext(withBody(req.Context(), []byte(tc.body)))
 			rec := httptest.NewRecorder()
 			passRemoteErrors(mcpGoLike(tc.events)).ServeHTTP(rec, req)
 			if rec.Code != tc.status || !strings.Contains(rec.Body.String(), tc.want) {
