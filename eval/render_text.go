@@ -36,8 +36,9 @@ func (r *Report) WriteText(w io.Writer) error {
 	if r.Split != "" {
 		split = " (" + r.Split + " split)"
 	}
-	fmt.Fprintf(w, "%s eval of %s%s: %s; reward against %s (P: outcome %g, cost %g, latency %g)\n\n",
-		r.Kind, r.Source, split, conductor.Count(r.Tasks, "task"), r.Base, r.Preference.Outcome, r.Preference.Cost, r.Preference.Latency)
+	fmt.Fprintf(w, "%s eval of %s%s: %s; reward against %s (P: outcome %g, cost %g, latency %g%s)\n\n",
+		r.Kind, r.Source, split, conductor.Count(r.Tasks, "task"), r.Base, r.Preference.Outcome, r.Preference.Cost,
+		r.Preference.Latency, toolWeightsText(r.Preference.Tools))
 	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
 	fmt.Fprintf(tw, "POLICY\tN\tACCURACY\tCOST (%s)\tLATENCY (s)\tREWARD\tFAILED\tFRONTIER\n", label)
 	for _, p := range r.Policies {
@@ -104,4 +105,19 @@ func (p PolicyResult) LatencyText() string {
 		return "-"
 	}
 	return fmt.Sprintf("%.2f", p.LatencyS)
+}
+
+// toolWeightsText is ", tools NAME W, ..." for P's tool weights, by name;
+// "" without any.
+func toolWeightsText(weights map[string]float64) string {
+	var b strings.Builder
+	for i, name := range slices.Sorted(maps.Keys(weights)) {
+		if i == 0 {
+			b.WriteString(", tools")
+		} else {
+			b.WriteString(",")
+		}
+		fmt.Fprintf(&b, " %s %g", name, weights[name])
+	}
+	return b.String()
 }

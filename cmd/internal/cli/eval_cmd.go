@@ -109,6 +109,9 @@ refused with --replay, and one marked "replay:" with --tasks.`,
 			if err != nil {
 				return err
 			}
+			if pref, err = f.savedPreference(g, pref); err != nil {
+				return err
+			}
 			if err := checkModeFlags(cmd.Flags(), f.replay != ""); err != nil {
 				return err
 			}
@@ -145,7 +148,7 @@ refused with --replay, and one marked "replay:" with --tasks.`,
 	fl.Float64Var(&f.l2, "l2", policies.DefaultLogRegL2, "replay: lr L2 penalty per example")
 	fl.Uint64Var(&f.seed, "seed", 1, "replay: seed of the random policy")
 	fl.StringVar(&f.base, "base", "", "base policy of the reward (default: cheapest in replay, the first policy live)")
-	fl.StringVar(&f.preference, "preference", "1,1,1", "reward preference weights: outcome,cost,latency")
+	fl.StringVar(&f.preference, "preference", "1,1,1", `reward preference weights: outcome,cost,latency, or "saved" for the vector of the saved preferences (the desktop's sliders; preferences.json beside the config)`)
 	fl.StringVar(&f.split, "split", eval.SplitTest, "replay: rows to score: test, or validation (held out of train)")
 	fl.BoolVar(&f.dropIncomplete, "drop-incomplete", false, "replay: leave out rows missing a score for some candidate (counted in the report) instead of refusing the set")
 	fl.BoolVar(&f.asJSON, "json", false, "print the report as JSON")
@@ -182,6 +185,9 @@ func (f *evalFlags) validate() (policies.PreferenceVector, error) {
 	}
 	if _, err := f.weights(); err != nil {
 		return pref, err
+	}
+	if f.preference == savedPreference {
+		return pref, nil // read by savedPreference, once the flags are known good
 	}
 	w, err := parseFloats("--preference", f.preference)
 	if err != nil {

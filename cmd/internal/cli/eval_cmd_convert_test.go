@@ -66,15 +66,10 @@ func TestEvalReplayRefusesIncompleteUnlessAsked(t *testing.T) {
 // model unpriced in candidates.json (not free), and the replay charges
 // what it recorded.
 func TestEvalConvertKeepsAModelWithoutPrices(t *testing.T) {
-	dir := t.TempDir()
-	outcomes, models, pool := filepath.Join(dir, "outcomes.csv"), filepath.Join(dir, "models.csv"), filepath.Join(dir, "pool")
-	writeFile(t, outcomes, "id,split,question,model,score,cost_usd\n"+
+	pool := convertedPool(t, t.TempDir(), "id,split,question,model,score,cost_usd\n"+
 		"a,train,q one,small,1,0.001\na,train,q one,big,1,0.01\n"+
-		"b,test,q two,small,0,0.001\nb,test,q two,big,1,0.01\n")
-	writeFile(t, models, "name,input_price,output_price\nsmall,0.1,0.1\nbig,,\n")
-	if code, _, stderr := runSub(t, newEvalCommand, "", "convert", "--outcomes", outcomes, "--candidates", models, "--out", pool); code != 0 {
-		t.Fatalf("convert: %s", stderr)
-	}
+		"b,test,q two,small,0,0.001\nb,test,q two,big,1,0.01\n",
+		"name,input_price,output_price\nsmall,0.1,0.1\nbig,,\n")
 	data, err := os.ReadFile(filepath.Join(pool, "candidates.json"))
 	if err != nil {
 		t.Fatal(err)
@@ -192,4 +187,44 @@ func TestEvalConvertRefusesOutcomesWithoutTrainRows(t *testing.T) {
 	if _, err := os.Stat(filepath.Join(dir, "pool")); !errors.Is(err, fs.ErrNotExist) {
 		t.Fatalf("a refused conversion wrote %s: %v", filepath.Join(dir, "pool"), err)
 	}
+}
+
+// --preference saved reads P from the preferences file beside the config,
+// as the desktop's sliders saved it (Preferences.Vector).
+func TestEvalSavedPreference(t *testing.T) {
+	dir := t.TempDir()
+	pool := convertedPool(t, dir, "id,split,question,model,score\n"+
+		"a,train,q one,small,1\na,train,q one,big,1\n"+
+		"c,test,q three,small,0\nc,test,q three,big,1\n",
+		"name,input_price,output_price\nsmall,0.1,0.1\nbig,1,1\n")
+	config := filepath.Join(dir, "conf", "config.json")
+	writeFile(t, config, `{"mcpServers": {}}`)
+	args := []string{"--replay", pool, "--policy", "fixed:small,fixed:big", "--preference", "saved"}
+	code, stdout, stderr := runSub(t, newEvalCommand, config, args...)
+	if code != 0 || !strings.Contains(stdout, "(P: outcome 1, cost 0.5, latency 0.5)") {
+		t.Fatalf("without a preferences file, want the defaults' vector: exit %d\n%s%s", code, stdout, stderr)
+	}
+	writeFile(t, filepath.Join(dir, "conf", "preferences.json"),
+		`{"privacy": "any", "cost_weight": 0.8, "latency_weight": 0.2, "models": {"big": "prefer", "small": "avoid"}}`)
+	code, stdout, stderr = runSub(t, newEvalCommand, config, args...)
+	if code != 0 || !strings.Contains(stdout, "(P: outcome 1, cost 0.8, latency 0.2, tools big 1, small 0)") {
+		t.Fatalf("want the saved vector: exit %d\n%s%s", code, stdout, stderr)
+	}
+	writeFile(t, filepath.Join(dir, "conf", "preferences.json"), `{"cost_weight": "high"}`)
+	if code, _, stderr := runSub(t, newEvalCommand, config, args...); code == 0 || !strings.Contains(stderr, "--preference saved") {
+		t.Fatalf("an invalid preferences file: exit %d, %s", code, stderr)
+	}
+}
+
+// convertedPool writes outcomes and models (CSV) in dir, converts them
+// with eval convert and returns the replay pool's folder.
+func convertedPool(t *testing.T, dir, outcomes, models string) string {
+	t.Helper()
+	outcomesFile, modelsFile, pool := filepath.Join(dir, "outcomes.csv"), filepath.Join(dir, "models.csv"), filepath.Join(dir, "pool")
+	writeFile(t, outcomesFile, outcomes)
+	writeFile(t, modelsFile, models)
+	if code, _, stderr := runSub(t, newEvalCommand, "", "convert", "--outcomes", outcomesFile, "--candidates", modelsFile, "--out", pool); code != 0 {
+		t.Fatalf("convert: %s", stderr)
+	}
+	return pool
 }
