@@ -3,6 +3,8 @@ package mcp
 import (
 	"context"
 	"encoding/json"
+	"fmt"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -97,11 +99,16 @@ func callAsTask(ctx context.Context, t *testing.T, c *mcpclient.Client, tool str
 	return callAsTaskWith(ctx, t, c, tool, args, map[string]any{})
 }
 
+// taskCalls numbers the task calls: each has an id of its own, since
+// mcp-go's stdio client may drop the wait of a request that reuses the id
+// of one just answered.
+var taskCalls atomic.Int64
+
 // callAsTaskWith calls tool as a task with the given task params.
 func callAsTaskWith(ctx context.Context, t *testing.T, c *mcpclient.Client, tool string, args, task map[string]any) mcpgo.Task {
 	t.Helper()
 	resp, err := c.GetTransport().SendRequest(ctx, transport.JSONRPCRequest{
-		JSONRPC: mcpgo.JSONRPC_VERSION, ID: mcpgo.NewRequestId("task-call"), Method: string(mcpgo.MethodToolsCall),
+		JSONRPC: mcpgo.JSONRPC_VERSION, ID: mcpgo.NewRequestId(fmt.Sprintf("task-call-%d", taskCalls.Add(1))), Method: string(mcpgo.MethodToolsCall),
 		Params: map[string]any{"name": tool, "arguments": args, "task": task},
 	})
 	if err != nil {
