@@ -67,6 +67,8 @@ func TestHTTPStatusesFollowTheSpec(t *testing.T) {
 			strings.Replace(modernToolsList, "tools/list", "initialize", 1), http.StatusNotFound, `"code":-32601`, false},
 		{"an id past 2^53", http.MethodPost, withID(live.sessionID), `{"jsonrpc":"2.0","id":9007199254740993,"method":"ping"}`,
 			http.StatusBadRequest, `"id":9007199254740993,"error":{"code":-32600`, false},
+		{"params of the wrong type", http.MethodPost, withID(live.sessionID), `{"jsonrpc":"2.0","id":13,"method":"tools/call","params":{"name":5}}`,
+			http.StatusOK, `"id":13,"error":{"code":-32602,"message":"unparsable tools/call request`, false},
 		{"initialize without params", http.MethodPost, nil, `{"jsonrpc":"2.0","id":11,"method":"initialize"}`,
 			http.StatusBadRequest, `"id":11,"error":{"code":-32602`, false},
 		{"a modern id without a method", http.MethodPost, modern, `{"jsonrpc":"2.0","id":9}`, http.StatusBadRequest, `"id":9,"error":{"code":-32600`, false},

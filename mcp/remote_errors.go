@@ -6,11 +6,11 @@ import (
 	"encoding/json"
 	"errors"
 	"net/http"
-	"slices"
 	"strings"
 	"sync"
 
 	mcpgo "github.com/mark3labs/mcp-go/mcp"
+	mcpserver "github.com/mark3labs/mcp-go/server"
 
 	"github.com/toolhub/toolhub/hub"
 )
@@ -41,39 +41,45 @@ func passedCode(code int, modern bool) int {
 	return code
 }
 
-// forwardedMethods are the requests whose handlers note downstream errors.
-var forwardedMethods = [][]byte{[]byte(`"prompts/get"`), resourcesRead, []byte(`"completion/complete"`),
-	[]byte(`"tools/call"`)}
-
 // resourcesRead is the method readURI looks for.
 var resourcesRead = []byte(`"resources/read"`)
 
 type remoteErrorKey struct{}
 
-// remoteErrorSlot holds the downstream error of one request, and, for a
-// resources/read, the URI asked for.
+// remoteErrorSlot holds what may mend the answer to one request: the
+// downstream's error (or toolhub's refusal) that mcp-go turned into an
+// internal error, whether mcp-go could not decode the request's params
+// (noteUnparsable), and, for a resources/read, the URI asked for.
 type remoteErrorSlot struct {
-	mu  sync.Mutex
-	err *hub.RemoteError
-	uri string // set once, before the request is handled
+	mu         sync.Mutex
+	err        *hub.RemoteError
+	unparsable bool
+	uri        string // set once, before the request is handled
 }
 
-func (s *remoteErrorSlot) get() *hub.RemoteError {
+// mend is what a slot holds at one moment.
+type mend struct {
+	remote     *hub.RemoteError
+	unparsable bool
+	uri        string
+}
+
+func (s *remoteErrorSlot) get() *hub.RemoteError { return s.mend().remote }
+
+func (s *remoteErrorSlot) mend() mend {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	return s.err
+	return mend{remote: s.err, unparsable: s.unparsable, uri: s.uri}
 }
 
-// mends reports whether the slot may change the request's answer: it holds
-// a downstream's error, or the URI a not-found answer should name.
-func (s *remoteErrorSlot) mends() bool { return s.get() != nil || s.uri != "" }
+// mends reports whether the slot may change the request's answer.
+func (s *remoteErrorSlot) mends() bool {
+	m := s.mend()
+	return m.remote != nil || m.unparsable || m.uri != ""
+}
 
-// withRemoteErrorSlot gives a request whose body names a forwarded method a
-// slot for its downstream's error; other requests get none.
+// withRemoteErrorSlot gives a request a slot for what may mend its answer.
 func withRemoteErrorSlot(ctx context.Context, body []byte) (context.Context, *remoteErrorSlot) {
-	if !slices.ContainsFunc(forwardedMethods, func(m []byte) bool { return bytes.Contains(body, m) }) {
-		return ctx, nil
-	}
 	slot := &remoteErrorSlot{uri: readURI(body)}
 	return context.WithValue(ctx, remoteErrorKey{}, slot), slot
 }
@@ -119,13 +125,27 @@ func noteRefusal(ctx context.Context, err error) error {
 	return err
 }
 
-// passOn mends msg, one JSON-RPC response or an event carrying one, and
-// reports whether it changed it: an internal error becomes remote's error
-// (when remote is not nil); a not-found error of a resources/read that
-// carries no data gets the data {"uri": uri}, as the specification's
-// example has it (mcp-go's own answer for a URI no server has names it
-// only in its message).
-func passOn(msg []byte, remote *hub.RemoteError, uri string, modern bool) ([]byte, bool) {
+// noteUnparsable is mcp-go's error hook: a request whose params mcp-go
+// could not decode into its types (a number where a name goes) is invalid
+// params, as JSON-RPC has it, where mcp-go answers invalid request.
+func noteUnparsable(ctx context.Context, _ any, _ mcpgo.MCPMethod, _ any, err error) {
+	var unparsable *mcpserver.UnparsableMessageError
+	if slot, ok := ctx.Value(remoteErrorKey{}).(*remoteErrorSlot); ok && errors.As(err, &unparsable) {
+		slot.mu.Lock()
+		slot.unparsable = true
+		slot.mu.Unlock()
+	}
+}
+
+// passOn mends msg, one JSON-RPC response or an event carrying one, by
+// what m holds, and reports whether it changed it:
+//   - an internal error becomes the remote's error (when there is one);
+//   - mcp-go's invalid request for params it could not decode becomes
+//     invalid params, with the same message;
+//   - a not-found error of a resources/read that carries no data gets the
+//     data {"uri": uri}, as the specification's example has it (mcp-go's
+//     own answer for a URI no server has names it only in its message).
+func passOn(msg []byte, m mend, modern bool) ([]byte, bool) {
 	var head []byte // an event's lines before its data
 	body := msg
 	if bytes.HasPrefix(msg, []byte("event: ")) {
@@ -148,16 +168,31 @@ func passOn(msg []byte, remote *hub.RemoteError, uri string, modern bool) ([]byt
 	if json.Unmarshal(trimmed, &resp) != nil || resp.Error == nil {
 		return nil, false
 	}
-	var out []byte
-	switch e := resp.Error; {
-	case remote != nil && e.Code == mcpgo.INTERNAL_ERROR:
-		out = rpcErrorData(resp.ID, passedCode(remote.Code, modern), remote.Message, remote.Data)
-	case uri != "" && notFoundCode(e.Code) && len(e.Data) == 0:
-		out = rpcErrorData(resp.ID, e.Code, e.Message, map[string]string{"uri": uri})
-	default:
+	e := resp.Error
+	var data any
+	if len(e.Data) > 0 {
+		data = e.Data
+	}
+	code, message, data, ok := m.apply(e.Code, e.Message, data, modern)
+	if !ok {
 		return nil, false
 	}
+	out := rpcErrorData(resp.ID, code, message, data)
 	return append(append(append([]byte(nil), head...), out...), tail...), true
+}
+
+// apply is the error m makes of one with code, message and data (nil for
+// none), and whether it changed it.
+func (m mend) apply(code int, message string, data any, modern bool) (int, string, any, bool) {
+	switch {
+	case m.remote != nil && code == mcpgo.INTERNAL_ERROR:
+		return passedCode(m.remote.Code, modern), m.remote.Message, m.remote.Data, true
+	case m.unparsable && code == mcpgo.INVALID_REQUEST:
+		return mcpgo.INVALID_PARAMS, message, data, true
+	case m.uri != "" && notFoundCode(code) && data == nil:
+		return code, message, map[string]string{"uri": m.uri}, true
+	}
+	return code, message, data, false
 }
 
 // notFoundCode reports whether code is a resource's not-found error in
@@ -172,12 +207,9 @@ func passOnMessage(resp mcpgo.JSONRPCMessage, slot *remoteErrorSlot, modern bool
 	if !ok {
 		return resp
 	}
-	switch e := errResp.Error; {
-	case slot.get() != nil && e.Code == mcpgo.INTERNAL_ERROR:
-		remote := slot.get()
-		errResp.Error = mcpgo.NewJSONRPCErrorDetails(passedCode(remote.Code, modern), remote.Message, remote.Data)
-	case slot.uri != "" && notFoundCode(e.Code) && e.Data == nil:
-		errResp.Error = mcpgo.NewJSONRPCErrorDetails(e.Code, e.Message, map[string]string{"uri": slot.uri})
+	e := errResp.Error
+	if code, message, data, changed := slot.mend().apply(e.Code, e.Message, e.Data, modern); changed {
+		errResp.Error = mcpgo.NewJSONRPCErrorDetails(code, message, data)
 	}
 	return errResp
 }
@@ -193,10 +225,6 @@ func passRemoteErrors(next http.Handler) http.Handler {
 		}
 		body := readBody(r)
 		ctx, slot := withRemoteErrorSlot(r.Context(), body)
-		if slot == nil {
-			next.ServeHTTP(w, r)
-			return
-		}
 		rw := &remoteErrorWriter{ResponseWriter: w, slot: slot, modern: modernEra(r.Header, body)}
 		next.ServeHTTP(rw, r.WithContext(ctx))
 		rw.flushPending()
@@ -222,10 +250,10 @@ func (w *remoteErrorWriter) WriteHeader(status int) {
 
 func (w *remoteErrorWriter) Write(p []byte) (int, error) {
 	if w.slot.mends() {
-		remote := w.slot.get()
-		if out, ok := passOn(p, remote, w.slot.uri, w.modern); ok {
-			if w.pending != 0 && w.modern && remote != nil {
-				w.pending = modernErrorStatus(passedCode(remote.Code, true))
+		m := w.slot.mend()
+		if out, ok := passOn(p, m, w.modern); ok {
+			if w.pending != 0 && w.modern && m.remote != nil {
+				w.pending = modernErrorStatus(passedCode(m.remote.Code, true))
 			}
 			w.Header().Del("Content-Length")
 			w.flushPending()

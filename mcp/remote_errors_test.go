@@ -1,6 +1,7 @@
 package mcp
 
 import (
+	"bytes"
 	"encoding/json"
 	"net/http"
 	"net/http/httptest"
@@ -48,7 +49,7 @@ func TestPassOn(t *testing.T) {
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			out, ok := passOn([]byte(tc.msg), tc.remote, tc.uri, tc.modern)
+			out, ok := passOn([]byte(tc.msg), mend{remote: tc.remote, uri: tc.uri}, tc.modern)
 			if ok != (tc.want != "") || (ok && string(out) != tc.want) {
 				t.Errorf("passOn = %q, %v; want %q", out, ok, tc.want)
 			}
@@ -56,14 +57,29 @@ func TestPassOn(t *testing.T) {
 	}
 }
 
+// Params mcp-go could not decode get invalid params, with mcp-go's message;
+// any other invalid request stays as it is.
+func TestPassOnUnparsable(t *testing.T) {
+	unparsable := `{"jsonrpc":"2.0","id":4,"error":{"code":-32600,"message":"unparsable tools/call request: x"}}`
+	out, ok := passOn([]byte(unparsable), mend{unparsable: true}, false)
+	if want := `{"jsonrpc":"2.0","id":4,"error":{"code":-32602,"message":"unparsable tools/call request: x"}}`; !ok || string(out) != want {
+		t.Errorf("passOn = %s, %v; want %s", out, ok, want)
+	}
+	if _, ok := passOn([]byte(unparsable), mend{}, false); ok {
+		t.Error("an invalid request changed without mcp-go saying it could not decode it")
+	}
+}
+
 // TestPassRemoteErrorsOverHTTP: the internal error mcp-go writes for a
 // forwarded request the downstream refused becomes the downstream's error,
-// with the status 2026-07-28 gives it; requests of other methods pass
-// untouched.
+// with the status 2026-07-28 gives it; an internal error no handler
+// explained stays as it is.
 func TestPassRemoteErrorsOverHTTP(t *testing.T) {
 	mcpGoLike := func(events bool) http.Handler {
 		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-			_ = noteRemoteError(r.Context(), missingArgument())
+			if bytes.Contains(readBody(r), []byte("prompts/get")) {
+				_ = noteRemoteError(r.Context(), missingArgument())
+			}
 			resp := `{"jsonrpc":"2.0","id":9,"error":{"code":-32603,"message":"internal"}}`
 			if events {
 				w.Header().Set("Content-Type", "text/event-stream")
@@ -88,7 +104,7 @@ func TestPassRemoteErrorsOverHTTP(t *testing.T) {
 		{"legacy JSON", legacy, false, http.StatusOK, `"code":-32602`},
 		{"2026-07-28 JSON", modern, false, http.StatusBadRequest, `"code":-32602`},
 		{"an event stream", legacy, true, http.StatusOK, `"code":-32602`},
-		{"another method", `{"jsonrpc":"2.0","id":9,"method":"tools/list"}`, false, http.StatusOK, `"code":-32603`},
+		{"nothing noted", `{"jsonrpc":"2.0","id":9,"method":"tools/list"}`, false, http.StatusOK, `"code":-32603`},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
@@ -124,7 +140,7 @@ func FuzzPassOn(f *testing.F) {
 	f.Add([]byte("event: message\ndata: {\"id\":1,\"error\":{\"code\":-32603}}\n\n"))
 	f.Add([]byte("event: message\n"))
 	f.Fuzz(func(t *testing.T, msg []byte) {
-		out, ok := passOn(msg, missingArgument(), "", false)
+		out, ok := passOn(msg, mend{remote: missingArgument()}, false)
 		if !ok {
 			return
 		}

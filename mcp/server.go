@@ -186,6 +186,7 @@ func (s *Server) serverOptions(cat Catalog, hooks *mcpserver.Hooks) []mcpserver.
 		mcpserver.WithInstructions(instructions),
 		mcpserver.WithToolHandlerMiddleware(s.refuseToolCalls(s.opts.Conductor != nil)),
 	}
+	hooks.AddOnError(noteUnparsable)
 	if completer, ok := cat.(Completer); ok {
 		options = append(options, s.completionOptions(completer)...)
 	}

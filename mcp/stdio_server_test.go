@@ -313,6 +313,7 @@ func TestStdioBadInputGetsAnErrorAndTheConnectionGoesOn(t *testing.T) {
 		{"params that are not an object", `{"jsonrpc":"2.0","id":4,"method":"tools/call","params":[1,2]}`, "4", -32602, "a JSON object"},
 		{"an id past 2^53", `{"jsonrpc":"2.0","id":9007199254740993,"method":"ping"}`, "9007199254740993", -32600, "beyond ±2^53"},
 		{"initialize without params", `{"jsonrpc":"2.0","id":5,"method":"initialize"}`, "5", -32602, "protocolVersion"},
+		{"params of the wrong type", `{"jsonrpc":"2.0","id":7,"method":"tools/call","params":{"name":5}}`, "7", -32602, "unparsable tools/call request"},
 		{"initialize in 2026-07-28, which removed it", `{"jsonrpc":"2.0","id":6,"method":"initialize","params":{"_meta":{"` +
 			mcpgo.MetaKeyProtocolVersion + `":"` + mcpgo.ProtocolVersion20260728 + `","` + mcpgo.MetaKeyClientCapabilities + `":{},"` +
 			mcpgo.MetaKeyClientInfo + `":{"name":"c","version":"1"}}}}`, "6", -32601, ""},
