@@ -40,6 +40,10 @@ type Models struct {
 	// RetryDelay and RetryMaxDelay space an episode's calls of a model
 	// after failed ones ("orchestrator.retry"); 0: the engine's default.
 	RetryDelay, RetryMaxDelay time.Duration
+	// DropSearchWithDocuments stops offering the search tool in research
+	// mode once the episode holds a document, as the paper's FRAMES
+	// evaluation does ("orchestrator.dropSearchWithDocuments").
+	DropSearchWithDocuments bool
 }
 
 // modelKeys are the keys of a model entry; "sampling" stays last, the one
@@ -47,7 +51,8 @@ type Models struct {
 var modelKeys = []string{"baseUrl", "model", "apiKeyEnv", "locality", "priceIn", "priceOut", "roles",
 	"capability", "contextLength", "answerStyle", "timeout", "latency", "sampling"}
 
-var orchestratorKeys = append(slices.Clone(modelKeys[:len(modelKeys)-1]), "temperature", "maxTurns", "policy", "fallback", "launch", "retry")
+var orchestratorKeys = append(slices.Clone(modelKeys[:len(modelKeys)-1]), "temperature", "maxTurns", "policy", "fallback", "launch", "retry",
+	"dropSearchWithDocuments")
 
 var knownRoles = []string{policies.RoleSearch, policies.RoleReason, policies.RoleAnswer, policies.RoleExpert}
 
@@ -134,6 +139,8 @@ func readOrchestrator(d decoder, v *hujson.Value, out *Models) {
 			out.Launch = readLaunch(d, f)
 		case "retry":
 			readRetry(d, f, out)
+		case "dropSearchWithDocuments":
+			out.DropSearchWithDocuments = d.boolean(f.value, "orchestrator.dropSearchWithDocuments")
 		case "sampling":
 			d.at(f.keyAt, "orchestrator: sampling applies to entries of \"models\", not to the orchestrator")
 		}

@@ -16,7 +16,7 @@ func TestReadModelsFillsDefaults(t *testing.T) {
             "roles": ["search", "answer"], "answerStyle": "tagged", "capability": "strong."},
     "local": {"baseUrl": "http://127.0.0.1:8080/v1", "model": "Qwen/Qwen3-32B", "roles": ["answer"], "priceOut": 0.5},
   },
-  "orchestrator": {"temperature": 0, "maxTurns": 20, "policy": "cheapest", "fallback": "knn"},
+  "orchestrator": {"temperature": 0, "maxTurns": 20, "policy": "cheapest", "fallback": "knn", "dropSearchWithDocuments": true},
 }`
 	m, err := ReadModels("t.jsonc", []byte(src))
 	if err != nil {
@@ -36,8 +36,8 @@ func TestReadModelsFillsDefaults(t *testing.T) {
 	if o.ModelID != DefaultOrchestratorModel || o.BaseURL != DefaultOrchestratorURL || o.PriceIn != 0.2 || m.Temperature != 0 || m.MaxTurns != 20 {
 		t.Fatalf("orchestrator %+v temperature %v turns %d", o, m.Temperature, m.MaxTurns)
 	}
-	if m.Policy != "cheapest" || m.Fallback != "knn" {
-		t.Fatalf("policy %q fallback %q", m.Policy, m.Fallback)
+	if m.Policy != "cheapest" || m.Fallback != "knn" || !m.DropSearchWithDocuments {
+		t.Fatalf("policy %q fallback %q dropSearchWithDocuments %v", m.Policy, m.Fallback, m.DropSearchWithDocuments)
 	}
 }
 
@@ -118,6 +118,7 @@ func TestReadModelsProblems(t *testing.T) {
 		{"latency as a number", `{"models": {"a": {"baseUrl": "http://h", "model": "m", "latency": 22}}}`, "models.a.latency: want a string"},
 		{"latency too long", `{"models": {"a": {"baseUrl": "http://h", "model": "m", "latency": "2h"}}}`, "models.a.latency: want at most 1h0m0s, got 2h0m0s"},
 		{"turns too many", `{"orchestrator": {"maxTurns": 51}}`, "want 1 to 50"},
+		{"drop search not a boolean", `{"orchestrator": {"dropSearchWithDocuments": "yes"}}`, "orchestrator.dropSearchWithDocuments: want true or false"},
 		{"not an object", `{"models": []}`, "models: want an object"},
 		{"ftp url", `{"orchestrator": {"baseUrl": "ftp://h"}}`, "not an http(s) URL"},
 		{"sampling with a price", `{"models": {"c": {"sampling": true, "priceIn": 1}}}`, `"priceIn" cannot be combined with "sampling": true`},

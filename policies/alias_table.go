@@ -1,6 +1,7 @@
 package policies
 
 import (
+	"slices"
 	"strconv"
 
 	"github.com/toolhub/toolhub/llm"
@@ -80,4 +81,11 @@ func (t aliasTable) explain(rejected []Rejection) []Rejection {
 		}
 	}
 	return rejected
+}
+
+// withoutRole is t without the aliases of role: a tool none of whose
+// aliases is left is not offered, and a call of it is refused as such.
+func (t aliasTable) withoutRole(role string) aliasTable {
+	t.aliases = slices.DeleteFunc(slices.Clone(t.aliases), func(a Alias) bool { return a.Role == role })
+	return t
 }

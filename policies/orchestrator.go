@@ -22,6 +22,11 @@ type Orchestrator struct {
 	Privacy  Privacy
 	Counter  TokenCounter
 	Fallback Fallback
+	// DropSearchWithDocuments stops offering search in research mode once
+	// the episode holds a document, as the paper's FRAMES evaluation does
+	// (protocol §3.4, an optional setting); off, all three tools are
+	// offered every turn, as in its HLE evaluation.
+	DropSearchWithDocuments bool
 }
 
 // Fallback is a policy that needs no orchestrator: RetrieveAnswer and

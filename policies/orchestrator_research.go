@@ -25,6 +25,9 @@ func (o *Orchestrator) researchStep(st *conductor.State, mem *OrchestratorMemory
 	switch mem.phase {
 	case phaseStart:
 		table := researchAliases(st)
+		if o.DropSearchWithDocuments && len(mem.research.Docs) > 0 {
+			table = table.withoutRole(RoleSearch)
+		}
 		mem.table = table
 		if len(OfferedFrom(table.aliases)[ToolAnswer]) == 0 {
 			// Research mode ends only through an answer alias: without one

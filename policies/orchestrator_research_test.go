@@ -111,3 +111,48 @@ func TestResearchTurnCap(t *testing.T) {
 		})
 	}
 }
+
+// With DropSearchWithDocuments (the FRAMES setting), the turn after a
+// search that found documents offers no search tool, and a search call
+// then is refused as not offered; without it search stays on offer.
+func TestResearchDropsSearchOnceDocumentsExist(t *testing.T) {
+	for _, drop := range []bool{false, true} {
+		t.Run(map[bool]string{false: "off", true: "on"}[drop], func(t *testing.T) {
+			var searches recorder
+			h := startHub(t, docsServer(&searches, "Paris is the capital of France."))
+			orch := scripted(t,
+				scriptedmodel.ToolCallReply("", "search", `{"model": "search-1"}`),
+				scriptedmodel.ToolCallReply("", "search", `{"model": "search-1"}`),
+				scriptedmodel.ToolCallReply("", "answer", `{"model": "answer-1"}`),
+			)
+			replies := []scriptedmodel.Reply{scriptedmodel.RawTextReply("<query>capital of France</query>")}
+			if !drop { // the second search is made, and writes its query
+				replies = append(replies, scriptedmodel.RawTextReply("<query>French capital city</query>"))
+			}
+			expert := scripted(t, append(replies, scriptedmodel.RawTextReply("\\boxed{Paris}"))...)
+			eps, _ := newEpisodes(t, h, "orch", orchestratorEndpoint(orch.URL()+"/v1"),
+				expertEndpoint(expert.URL()+"/v1", policies.RoleSearch, policies.RoleAnswer))
+			run, err := eps.Run(context.Background(), conductor.Task{Text: "What is the capital of France?"},
+				&policies.Orchestrator{DropSearchWithDocuments: drop})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if run.Status != conductor.RunAnswered || run.Answer != "Paris" {
+				t.Fatalf("status %s answer %q, trace:\n%s", run.Status, run.Answer, observations(run))
+			}
+			reqs := orch.Requests()
+			if len(reqs) != 3 {
+				t.Fatalf("%d orchestrator requests, want 3", len(reqs))
+			}
+			if !strings.Contains(string(reqs[0]), `"name":"search"`) {
+				t.Fatal("the first turn, with no documents yet, offers no search")
+			}
+			offered := strings.Contains(string(reqs[1]), `"name":"search"`)
+			refused := strings.Contains(observations(run), `tool "search" is not offered this turn`)
+			if wantSearches := map[bool]int{false: 2, true: 1}[drop]; offered == drop || refused != drop || len(searches.calls()) != wantSearches {
+				t.Fatalf("second turn offers search: %v, refused: %v, %d searches; want %d\n%s",
+					offered, refused, len(searches.calls()), wantSearches, observations(run))
+			}
+		})
+	}
+}

@@ -17,6 +17,9 @@ type PlannerOptions struct {
 	// Counter counts tokens for the prompt cuts (protocol §1): the
 	// orchestrator server's tokenizer where it has one; nil: the estimate.
 	Counter TokenCounter
+	// DropSearchWithDocuments is the orchestrator's FRAMES setting
+	// (Orchestrator.DropSearchWithDocuments).
+	DropSearchWithDocuments bool
 }
 
 // Planner is the conductor.Planner of toolhub: it picks the policy by name
@@ -95,7 +98,8 @@ func (p *Planner) Policy(name string) (conductor.Policy, string, error) {
 	if name == "" {
 		name = PolicyOrchestrator
 	}
-	orch := Orchestrator{Temperature: p.opts.Temperature, Counter: p.opts.Counter}
+	orch := Orchestrator{Temperature: p.opts.Temperature, Counter: p.opts.Counter,
+		DropSearchWithDocuments: p.opts.DropSearchWithDocuments}
 	if p.opts.Fallback != "" && name == PolicyOrchestrator {
 		fb, err := NewFallback(p.opts.Fallback, Orchestrator{Temperature: p.opts.Temperature, Counter: p.opts.Counter})
 		if err != nil {
