@@ -51,25 +51,28 @@ type remoteErrorKey struct{}
 // internal error, whether mcp-go could not decode the request's params
 // (noteUnparsable), and, for a resources/read, the URI asked for.
 type remoteErrorSlot struct {
-	mu         sync.Mutex
-	err        *hub.RemoteError
+	mu sync.Mutex
+	m  mend
+}
+
+// mend is what may mend one answer, as a slot holds it at one moment.
+type mend struct {
+	remote     *hub.RemoteError
 	unparsable bool
 	uri        string // set once, before the request is handled
 }
 
-// mend is what a slot holds at one moment.
-type mend struct {
-	remote     *hub.RemoteError
-	unparsable bool
-	uri        string
-}
-
-func (s *remoteErrorSlot) get() *hub.RemoteError { return s.mend().remote }
-
 func (s *remoteErrorSlot) mend() mend {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	return mend{remote: s.err, unparsable: s.unparsable, uri: s.uri}
+	return s.m
+}
+
+// set changes what the slot holds.
+func (s *remoteErrorSlot) set(f func(*mend)) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	f(&s.m)
 }
 
 // mends reports whether the slot may change the request's answer.
@@ -80,7 +83,7 @@ func (s *remoteErrorSlot) mends() bool {
 
 // withRemoteErrorSlot gives a request a slot for what may mend its answer.
 func withRemoteErrorSlot(ctx context.Context, body []byte) (context.Context, *remoteErrorSlot) {
-	slot := &remoteErrorSlot{uri: readURI(body)}
+	slot := &remoteErrorSlot{m: mend{uri: readURI(body)}}
 	return context.WithValue(ctx, remoteErrorKey{}, slot), slot
 }
 
@@ -106,9 +109,7 @@ func readURI(body []byte) string {
 func noteRemoteError(ctx context.Context, err error) error {
 	var remote *hub.RemoteError
 	if slot, ok := ctx.Value(remoteErrorKey{}).(*remoteErrorSlot); ok && errors.As(err, &remote) && passedCodes[remote.Code] {
-		slot.mu.Lock()
-		slot.err = remote
-		slot.mu.Unlock()
+		slot.set(func(m *mend) { m.remote = remote })
 	}
 	return err
 }
@@ -118,9 +119,8 @@ func noteRemoteError(ctx context.Context, err error) error {
 func noteRefusal(ctx context.Context, err error) error {
 	var r *refusal
 	if slot, ok := ctx.Value(remoteErrorKey{}).(*remoteErrorSlot); ok && errors.As(err, &r) {
-		slot.mu.Lock()
-		slot.err = &hub.RemoteError{Method: string(mcpgo.MethodToolsCall), Code: r.code, Message: r.message, Data: r.data}
-		slot.mu.Unlock()
+		remote := &hub.RemoteError{Method: string(mcpgo.MethodToolsCall), Code: r.code, Message: r.message, Data: r.data}
+		slot.set(func(m *mend) { m.remote = remote })
 	}
 	return err
 }
@@ -131,9 +131,7 @@ func noteRefusal(ctx context.Context, err error) error {
 func noteUnparsable(ctx context.Context, _ any, _ mcpgo.MCPMethod, _ any, err error) {
 	var unparsable *mcpserver.UnparsableMessageError
 	if slot, ok := ctx.Value(remoteErrorKey{}).(*remoteErrorSlot); ok && errors.As(err, &unparsable) {
-		slot.mu.Lock()
-		slot.unparsable = true
-		slot.mu.Unlock()
+		slot.set(func(m *mend) { m.unparsable = true })
 	}
 }
 

@@ -121,7 +121,7 @@ func TestPassRemoteErrorsOverHTTP(t *testing.T) {
 
 func TestPassOnMessageOverStdio(t *testing.T) {
 	internal := mcpgo.NewJSONRPCError(mcpgo.NewRequestId(3), mcpgo.INTERNAL_ERROR, "internal", nil)
-	got := passOnMessage(internal, &remoteErrorSlot{err: missingArgument()}, false)
+	got := passOnMessage(internal, &remoteErrorSlot{m: mend{remote: missingArgument()}}, false)
 	if e, ok := got.(mcpgo.JSONRPCError); !ok || e.Error.Code != mcpgo.INVALID_PARAMS || !strings.Contains(e.Error.Message, "city is required") {
 		t.Errorf("passOnMessage = %+v", got)
 	}
@@ -129,7 +129,7 @@ func TestPassOnMessageOverStdio(t *testing.T) {
 		t.Errorf("without a downstream error the response changed: %+v", got)
 	}
 	notFound := mcpgo.NewJSONRPCError(mcpgo.NewRequestId(3), mcpgo.RESOURCE_NOT_FOUND, "not found", nil)
-	got = passOnMessage(notFound, &remoteErrorSlot{uri: "demo://y"}, false)
+	got = passOnMessage(notFound, &remoteErrorSlot{m: mend{uri: "demo://y"}}, false)
 	if e := got.(mcpgo.JSONRPCError).Error; e.Code != mcpgo.RESOURCE_NOT_FOUND || !reflect.DeepEqual(e.Data, map[string]string{"uri": "demo://y"}) {
 		t.Errorf("a URI no server has: %+v", e)
 	}
