@@ -16,24 +16,33 @@ import (
 // callStream is the response to one tools/call that shortHTTPCalls serves:
 // plain JSON while the call sends nothing else, turned into an event stream
 // (as mcp-go does) by the first notification or request the call sends the
-// client before its result. Safe for concurrent use.
+// client before its result. A client that does not accept an event stream
+// gets JSON alone (honourAccept). Safe for concurrent use.
 type callStream struct {
-	mu      sync.Mutex
-	w       http.ResponseWriter
-	rc      *http.ResponseController
-	session string
-	asks    *clientAsks
-	events  bool // the response is an event stream
-	done    bool // the result went out; nothing more can be sent
-	status  int  // of a plain JSON response; 0 is 200
+	mu       sync.Mutex
+	w        http.ResponseWriter
+	rc       *http.ResponseController
+	session  string
+	asks     *clientAsks
+	jsonOnly bool // the client does not accept an event stream
+	events   bool // the response is an event stream
+	done     bool // the result went out; nothing more can be sent
+	status   int  // of a plain JSON response; 0 is 200
 }
 
-var errCallStreamDone = errors.New("the call's response is complete")
+var (
+	errCallStreamDone = errors.New("the call's response is complete")
+	errJSONOnly       = errors.New("the client accepts no event stream (its Accept header names application/json alone)")
+)
 
 type callStreamKey struct{}
 
-func newCallStream(w http.ResponseWriter, session string, asks *clientAsks) *callStream {
-	return &callStream{w: w, rc: http.NewResponseController(w), session: session, asks: asks}
+// newCallStream answers on w; accept is the request's Accept header.
+func newCallStream(w http.ResponseWriter, session string, asks *clientAsks, accept []string) *callStream {
+	return &callStream{
+		w: w, rc: http.NewResponseController(w), session: session, asks: asks,
+		jsonOnly: !acceptsEvents(accept),
+	}
 }
 
 func withCallStream(ctx context.Context, c *callStream) context.Context {
@@ -47,8 +56,12 @@ func callStreamFrom(ctx context.Context) *callStream {
 	return c
 }
 
-// notify sends a notification ahead of the result.
+// notify sends a notification ahead of the result; a client that accepts
+// no event stream does not get it.
 func (c *callStream) notify(method string, params map[string]any) error {
+	if c.jsonOnly {
+		return nil
+	}
 	msg, err := json.Marshal(mcpgo.JSONRPCNotification{
 		JSONRPC:      mcpgo.JSONRPC_VERSION,
 		Notification: mcpgo.Notification{Method: method, Params: mcpgo.NotificationParams{AdditionalFields: params}},
@@ -113,13 +126,21 @@ func (c *callStream) finish(response []byte) error {
 // abandon ends the response without a result, as a request the client
 // cancelled is not answered: an event stream ends as it is, and a response
 // that was to be plain JSON becomes an event stream that ends at once (a
-// request's stream may end without its response).
-func (c *callStream) abandon() {
+// request's stream may end without its response). A client that accepts no
+// event stream must be given JSON, and gets the error cancelled, a JSON-RPC
+// error response to request id.
+func (c *callStream) abandon(id json.RawMessage) {
 	c.mu.Lock()
-	defer c.mu.Unlock()
 	if c.done {
+		c.mu.Unlock()
 		return
 	}
+	if c.jsonOnly {
+		c.mu.Unlock()
+		_ = c.finish(rpcError(id, mcpgo.REQUEST_INTERRUPTED, "request cancelled by the client"))
+		return
+	}
+	defer c.mu.Unlock()
 	c.done = true
 	c.startEvents()
 }
@@ -145,8 +166,12 @@ func (c *callStream) refused(code int) {
 }
 
 // ask sends the client a request on this stream, as mcp-go sends a call's
-// elicitation, and waits for the answer the client posts.
+// elicitation, and waits for the answer the client posts. A client that
+// accepts no event stream cannot be asked.
 func (c *callStream) ask(ctx context.Context, method string, params any) (json.RawMessage, error) {
+	if c.jsonOnly {
+		return nil, fmt.Errorf("%s: %w", method, errJSONOnly)
+	}
 	id, answer := c.asks.open(c.session)
 	defer c.asks.close(c.session, id)
 	msg, err := json.Marshal(struct {

@@ -3,7 +3,6 @@ package mcp
 import (
 	"bytes"
 	"net/http"
-	"strings"
 )
 
 // plainResults answers a POST whose only message out is its response as
@@ -29,19 +28,6 @@ func plainResults(next http.Handler) http.Handler {
 		next.ServeHTTP(pw, r)
 		pw.commit()
 	})
-}
-
-// acceptsJSON reports whether an Accept header names application/json.
-func acceptsJSON(accept []string) bool {
-	for _, v := range accept {
-		for part := range strings.SplitSeq(v, ",") {
-			media, _, _ := strings.Cut(part, ";")
-			if strings.EqualFold(strings.TrimSpace(media), "application/json") {
-				return true
-			}
-		}
-	}
-	return false
 }
 
 // plainWriter holds back the header of an event stream until its first

@@ -128,10 +128,16 @@ func writeNoSession(w http.ResponseWriter, id json.RawMessage) {
 // writeBadRequest answers a JSON-RPC error with HTTP 400; id is the
 // request's raw id, nil or empty when it has none.
 func writeBadRequest(w http.ResponseWriter, id json.RawMessage, code int, msg string) {
+	writeRPCStatus(w, http.StatusBadRequest, id, code, msg)
+}
+
+// writeRPCStatus answers a JSON-RPC error with HTTP status; id is the
+// request's raw id, nil or empty when it has none.
+func writeRPCStatus(w http.ResponseWriter, status int, id json.RawMessage, code int, msg string) {
 	if len(id) == 0 {
 		id = json.RawMessage("null")
 	}
 	w.Header().Set("Content-Type", "application/json")
-	w.WriteHeader(http.StatusBadRequest)
+	w.WriteHeader(status)
 	_, _ = w.Write(rpcError(id, code, msg))
 }

@@ -84,7 +84,7 @@ func (s *Server) takeShortHTTP(w http.ResponseWriter, r *http.Request, live *liv
 		if terminated, err := ids.Validate(session); err != nil || terminated {
 			return false // mcp-go answers with the reason
 		}
-		s.serveHTTPCall(s.mcp.WithContext(r.Context(), live.session), w, session, env.ID, call.tool,
+		s.serveHTTPCall(s.mcp.WithContext(r.Context(), live.session), w, r.Header.Values("Accept"), session, env.ID, call.tool,
 			func(ctx context.Context) []byte {
 				return resultLine(env.ID, s.forward(ctx, call.tool, call.args, call.token))
 			})
@@ -117,7 +117,7 @@ func (s *Server) takeModernHTTP(w http.ResponseWriter, r *http.Request) bool {
 	if !ok || info == nil || !env.hasID() || !s.headersMatch(r, env, call.Name) {
 		return false
 	}
-	s.serveHTTPCall(r.Context(), w, "", env.ID, call.tool,
+	s.serveHTTPCall(r.Context(), w, r.Header.Values("Accept"), "", env.ID, call.tool,
 		func(ctx context.Context) []byte { return s.forwardModernCall(ctx, env.ID, call, info) })
 	return true
 }
@@ -163,14 +163,14 @@ func loopbackHost(host string) bool {
 
 // serveHTTPCall answers request id of session ("" for none) on w with the
 // response line forward makes, the call's notifications and elicitations
-// on the same response (callStream), cancellable by the client's
+// on the same response (callStream) when accept allows, cancellable by the client's
 // notifications/cancelled; a panic is answered as an internal error.
-func (s *Server) serveHTTPCall(ctx context.Context, w http.ResponseWriter, session string, id json.RawMessage,
-	tool string, forward func(context.Context) []byte,
+func (s *Server) serveHTTPCall(ctx context.Context, w http.ResponseWriter, accept []string, session string,
+	id json.RawMessage, tool string, forward func(context.Context) []byte,
 ) {
 	ctx, done := s.httpCalls.track(ctx, session, id)
 	defer done()
-	stream := newCallStream(w, session, s.asks)
+	stream := newCallStream(w, session, s.asks, accept)
 	defer func() {
 		if v := recover(); v != nil {
 			s.log.Error("HTTP tool call panicked", "tool", tool, "panic", v)
@@ -179,7 +179,7 @@ func (s *Server) serveHTTPCall(ctx context.Context, w http.ResponseWriter, sessi
 	}()
 	response := forward(withCallStream(ctx, stream))
 	if errors.Is(context.Cause(ctx), errCancelledByClient) {
-		stream.abandon() // a cancelled request gets no response
+		stream.abandon(id) // a cancelled request gets no response
 		return
 	}
 	if err := stream.finish(response); err != nil {

@@ -110,9 +110,9 @@ func (s *Server) ListenHTTP(opts HTTPOptions) (*HTTPServer, error) {
 	ids := &mcpserver.InsecureStatefulSessionIdManager{}
 	h.streamable = s.newStreamable(opts, ids, h.srv)
 	pace := bodyPace{timeout: opts.BodyReadTimeout, grace: opts.BodyRateGrace, minRate: opts.MinBodyRate}
-	chain := allowMethods(pace, limitBody(opts.MaxBodyBytes, pace, acceptModernWithoutMeta(s.serveModernTasks(
+	chain := allowMethods(pace, limitBody(opts.MaxBodyBytes, pace, refuseUnacceptable(acceptModernWithoutMeta(s.serveModernTasks(
 		checkSessionIDs(ids, s.answerDownTools(s.shortHTTPCalls(ids, opts.SessionIdleTTL,
-			trackDelivery(plainResults(rootsParams(s.listens.keep(passRemoteErrors(h.streamable))))))))))))
+			trackDelivery(plainResults(rootsParams(s.listens.keep(passRemoteErrors(honourAccept(h.streamable))))))))))))))
 	if opts.Token != "" {
 		chain = requireBearer(opts.Token, pace, chain)
 	}
