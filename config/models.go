@@ -42,8 +42,12 @@ type Models struct {
 	RetryDelay, RetryMaxDelay time.Duration
 	// DropSearchWithDocuments stops offering the search tool in research
 	// mode once the episode holds a document, as the paper's FRAMES
-	// evaluation does ("orchestrator.dropSearchWithDocuments").
+	// evaluation does ("orchestrator.dropSearchWithDocuments"); on by
+	// default with the FRAMES variant.
 	DropSearchWithDocuments bool
+	// Variant is the research evaluation research mode follows
+	// ("orchestrator.variant": "hle", the default, or "frames").
+	Variant policies.Variant
 }
 
 // modelKeys are the keys of a model entry; "sampling" stays last, the one
@@ -52,7 +56,7 @@ var modelKeys = []string{"baseUrl", "model", "apiKeyEnv", "locality", "priceIn",
 	"capability", "contextLength", "answerStyle", "timeout", "latency", "sampling"}
 
 var orchestratorKeys = append(slices.Clone(modelKeys[:len(modelKeys)-1]), "temperature", "maxTurns", "policy", "fallback", "launch", "retry",
-	"dropSearchWithDocuments")
+	"dropSearchWithDocuments", "variant")
 
 var knownRoles = []string{policies.RoleSearch, policies.RoleReason, policies.RoleAnswer, policies.RoleExpert}
 
@@ -141,10 +145,13 @@ func readOrchestrator(d decoder, v *hujson.Value, out *Models) {
 			readRetry(d, f, out)
 		case "dropSearchWithDocuments":
 			out.DropSearchWithDocuments = d.boolean(f.value, "orchestrator.dropSearchWithDocuments")
+		case "variant":
+			readVariant(d, f, out)
 		case "sampling":
 			d.at(f.keyAt, "orchestrator: sampling applies to entries of \"models\", not to the orchestrator")
 		}
 	}
+	finishResearch(out, set)
 	if set["model"] {
 		// finishEndpoint fills prices for the configured model, not the default's.
 		if !set["priceIn"] {

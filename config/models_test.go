@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/toolhub/toolhub/hub"
+	"github.com/toolhub/toolhub/policies"
 )
 
 func TestReadModelsFillsDefaults(t *testing.T) {
@@ -38,6 +39,36 @@ func TestReadModelsFillsDefaults(t *testing.T) {
 	}
 	if m.Policy != "cheapest" || m.Fallback != "knn" || !m.DropSearchWithDocuments {
 		t.Fatalf("policy %q fallback %q dropSearchWithDocuments %v", m.Policy, m.Fallback, m.DropSearchWithDocuments)
+	}
+}
+
+// "variant" chooses the research evaluation; FRAMES drops search once
+// documents exist unless dropSearchWithDocuments says otherwise.
+func TestReadModelsVariant(t *testing.T) {
+	tests := []struct {
+		name        string
+		src         string
+		wantVariant policies.Variant
+		wantDrop    bool
+	}{
+		{name: "default", src: `{}`, wantVariant: ""},
+		{name: "hle", src: `{"orchestrator": {"variant": "hle"}}`, wantVariant: policies.VariantHLE},
+		{name: "frames drops search", src: `{"orchestrator": {"variant": "frames"}}`, wantVariant: policies.VariantFRAMES, wantDrop: true},
+		{name: "frames keeping search", src: `{"orchestrator": {"dropSearchWithDocuments": false, "variant": "frames"}}`,
+			wantVariant: policies.VariantFRAMES},
+		{name: "hle dropping search", src: `{"orchestrator": {"variant": "hle", "dropSearchWithDocuments": true}}`,
+			wantVariant: policies.VariantHLE, wantDrop: true},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			m, err := ReadModels("t.jsonc", []byte(tt.src))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if m.Variant != tt.wantVariant || m.DropSearchWithDocuments != tt.wantDrop {
+				t.Errorf("variant %q drop %v, want %q and %v", m.Variant, m.DropSearchWithDocuments, tt.wantVariant, tt.wantDrop)
+			}
+		})
 	}
 }
 
@@ -119,6 +150,8 @@ func TestReadModelsProblems(t *testing.T) {
 		{"latency too long", `{"models": {"a": {"baseUrl": "http://h", "model": "m", "latency": "2h"}}}`, "models.a.latency: want at most 1h0m0s, got 2h0m0s"},
 		{"turns too many", `{"orchestrator": {"maxTurns": 51}}`, "want 1 to 50"},
 		{"drop search not a boolean", `{"orchestrator": {"dropSearchWithDocuments": "yes"}}`, "orchestrator.dropSearchWithDocuments: want true or false"},
+		{"unknown variant", `{"orchestrator": {"variant": "gaia"}}`, `orchestrator.variant: research variant "gaia": want "hle" or "frames"`},
+		{"variant not a string", `{"orchestrator": {"variant": 2}}`, "orchestrator.variant: want a string"},
 		{"not an object", `{"models": []}`, "models: want an object"},
 		{"ftp url", `{"orchestrator": {"baseUrl": "ftp://h"}}`, "not an http(s) URL"},
 		{"sampling with a price", `{"models": {"c": {"sampling": true, "priceIn": 1}}}`, `"priceIn" cannot be combined with "sampling": true`},

@@ -21,6 +21,7 @@ type ExpertInput struct {
 	Budget  ExpertBudget  // from ExpertBudgetFor
 	Counter TokenCounter  // nil: the default estimate
 	Llama   bool          // a Llama-3.3 expert: tagged answers take its suffix
+	Variant Variant       // the script whose texts are used ("" is hle)
 }
 
 func (in ExpertInput) context() string {
@@ -33,9 +34,11 @@ func (in ExpertInput) context() string {
 }
 
 // SearchPrompt is the query writer's single user message:
-// "{context}\n\nQuestion: {problem}\nInstead of directly answering ...".
+// "{context}\n\nQuestion: {problem}\nInstead of directly answering ...",
+// the instruction asking for a Wikipedia query in the FRAMES variant.
 func SearchPrompt(in ExpertInput) []Message {
-	return []Message{{Role: RoleUser, Content: in.context() + "\n\nQuestion: " + in.Problem + "\n" + searchInstruction}}
+	instruction := in.Variant.settings().searchInstruction
+	return []Message{{Role: RoleUser, Content: in.context() + "\n\nQuestion: " + in.Problem + "\n" + instruction}}
 }
 
 // ReasonPrompt is the code writer's single user message:
@@ -45,12 +48,13 @@ func ReasonPrompt(in ExpertInput) []Message {
 }
 
 // AnswerPrompt is the answer expert's request (protocol §3.7):
-// "{context}\n\nProblem:\n{problem}", under a system message asking for
+// "{context}\n\nProblem:\n{problem}" ("{context}\n\n{problem}" in the
+// FRAMES variant, as eval_frames.py writes it), under a system message asking for
 // \boxed{} (StyleBoxed) or followed by the <answer> suffix (StyleTagged,
 // also for any unknown style): the GPT-5 suffix, or the Llama one when
 // in.Llama is set.
 func AnswerPrompt(in ExpertInput, style string) []Message {
-	user := in.context() + "\n\nProblem:\n" + in.Problem
+	user := in.context() + in.Variant.settings().answerLead + in.Problem
 	if style == StyleBoxed {
 		return []Message{
 			{Role: RoleSystem, Content: boxedSystem},
@@ -107,18 +111,26 @@ const (
 //   - MaxTokens is the rest of the window (8,000 of 32,768 for Qwen3-32B),
 //     at most 40,000.
 //
-// contextLength 0 means unknown and is read as 32,768.
+// contextLength 0 means unknown and is read as 32,768. These are the HLE
+// variant's budgets; expertBudgetFor gives either variant's.
 func ExpertBudgetFor(role string, contextLength int) ExpertBudget {
+	return expertBudgetFor(role, contextLength, VariantHLE)
+}
+
+// expertBudgetFor is ExpertBudgetFor in variant v: the FRAMES variant
+// shows documents in full at any window and caps the total at 160,000.
+func expertBudgetFor(role string, contextLength int, v Variant) ExpertBudget {
+	vs := v.settings()
 	if contextLength <= 0 {
 		contextLength = defaultContextLength
 	}
-	total := min(contextLength*3/4, maxExpertTotal)
+	total := min(contextLength*3/4, vs.maxExpertTotal)
 	code := total / 2
 	if role == RoleReason {
 		code = total * 2 / 3
 	}
 	docChars := 0
-	if contextLength < longContextFrom {
+	if contextLength < longContextFrom && !vs.fullDocs {
 		docChars = shortDocChars
 	}
 	return ExpertBudget{

@@ -223,14 +223,28 @@ func assertSingleUser(t *testing.T, name string, msgs []Message, want string) {
 	}
 }
 
+// expertSettingsCase is one model's expected ExpertSettingsFor.
+type expertSettingsCase struct {
+	name    string
+	modelID string
+	alias   Alias
+	want    ExpertSettings
+}
+
+func checkExpertSettings(t *testing.T, v Variant, cases []expertSettingsCase) {
+	t.Helper()
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			if got := ExpertSettingsFor(tc.modelID, tc.alias, v); got != tc.want {
+				t.Errorf("ExpertSettingsFor = %+v, want %+v", got, tc.want)
+			}
+		})
+	}
+}
+
 func TestExpertSettingsFor(t *testing.T) {
 	local, remote := hub.LocalityLocal, hub.LocalityRemote
-	cases := []struct {
-		name    string
-		modelID string
-		alias   Alias
-		want    ExpertSettings
-	}{
+	cases := []expertSettingsCase{
 		{"GPT-5 row, full documents", "openai/gpt-5-2025-08-07", Alias{Role: RoleAnswer, Locality: remote},
 			ExpertSettings{Budget: ExpertBudget{Code: 40000, Total: 120000, MaxTokens: 40000}, Temperature: 1, CompletionTokens: true}},
 		{"GPT-5-mini takes the GPT-5 row", "gpt-5-mini", Alias{Role: RoleSearch, Locality: remote},
@@ -268,13 +282,7 @@ func TestExpertSettingsFor(t *testing.T) {
 		{"unknown model with its window", "acme-large", Alias{Role: RoleReason, Locality: remote, ContextLength: 8192},
 			ExpertSettings{Budget: ExpertBudgetFor(RoleReason, 8192), Temperature: 0.2}},
 	}
-	for _, tc := range cases {
-		t.Run(tc.name, func(t *testing.T) {
-			if got := ExpertSettingsFor(tc.modelID, tc.alias); got != tc.want {
-				t.Errorf("ExpertSettingsFor = %+v, want %+v", got, tc.want)
-			}
-		})
-	}
+	checkExpertSettings(t, VariantHLE, cases)
 }
 
 func TestAnswerPromptLlamaSuffix(t *testing.T) {

@@ -103,7 +103,7 @@ func transcript(t *testing.T, req ChatRequest) string {
 const goldenProblem = "What is the smallest prime p such that p^2 + 2 is also prime?"
 
 func TestGoldenResearchTurnOne(t *testing.T) {
-	msgs := ResearchMessages(goldenProblem, nil, ResearchState{}, nil)
+	msgs := ResearchMessages(goldenProblem, nil, ResearchState{}, nil, VariantHLE)
 	req := ResearchRequest("orchestrator-8b", 0, msgs, ResearchTools(paperAliases()))
 	checkRequestGolden(t, "research_turn1", req)
 }
@@ -116,7 +116,7 @@ func TestGoldenResearchDocsCodePreferences(t *testing.T) {
 	})
 	st.AddCode("for p in [2, 3, 5]:\n    print(p, p*p + 2)", "2 6\n3 11\n5 27\n")
 	prefs := []string{"I want to be cost efficient if possible.", "Prefer search-3 for searching."}
-	msgs := ResearchMessages(goldenProblem, prefs, st, nil)
+	msgs := ResearchMessages(goldenProblem, prefs, st, nil, VariantHLE)
 	aliases := withoutAliases(paperAliases(), "answer-1", "reasoner-1")
 	req := ResearchRequest("orchestrator-8b", 0, msgs, ResearchTools(aliases))
 	checkRequestGolden(t, "research_docs_code_prefs", req)
@@ -133,9 +133,38 @@ func TestGoldenResearchTruncated(t *testing.T) {
 	st.AddCode("import sympy\n"+strings.Repeat("# scan the primes below 50 and test p*p + 2\n", 12)+
 		"print([p for p in sympy.primerange(2, 50) if sympy.isprime(p*p + 2)])", "[3]\n")
 	st.AddCode("print(3**2 + 2)", "11\n")
-	msgs := ResearchMessages(goldenProblem, []string{"I need the answer quickly, so prefer faster tools."}, st, scaledCounter{perByte: 20})
+	msgs := ResearchMessages(goldenProblem, []string{"I need the answer quickly, so prefer faster tools."}, st, scaledCounter{perByte: 20}, VariantHLE)
 	req := ResearchRequest("orchestrator-8b", 0, msgs, ResearchTools(onlyAliases(paperAliases(), "search-3", "answer-4")))
 	checkRequestGolden(t, "research_truncated", req)
+}
+
+// TestGoldenResearchFRAMES renders the FRAMES variant's turns
+// (eval_frames.py): the code header written even without code, documents
+// cut to 4,000 characters without " ...", and, at 20 tokens per byte, a
+// flat 24,000-token budget that a long problem does not shrink.
+func TestGoldenResearchFRAMES(t *testing.T) {
+	t.Run("turn one", func(t *testing.T) {
+		msgs := ResearchMessages(goldenProblem, nil, ResearchState{}, nil, VariantFRAMES)
+		req := ResearchRequest("orchestrator-8b", 0, msgs, ResearchTools(paperAliases()))
+		checkRequestGolden(t, "research_frames_turn1", req)
+	})
+	t.Run("documents", func(t *testing.T) {
+		var st ResearchState
+		st.AddDocs([]string{"Best hit: p = 3 gives 3^2 + 2 = 11, which is prime.",
+			"Second hit: " + strings.Repeat("For any prime p > 3, p^2 ≡ 1 (mod 3), so p^2 + 2 is divisible by 3. ", 80)})
+		msgs := ResearchMessages(goldenProblem, nil, st, nil, VariantFRAMES)
+		req := ResearchRequest("orchestrator-8b", 0, msgs, ResearchTools(withoutAliases(paperAliases(), "search-1", "search-2", "search-3")))
+		checkRequestGolden(t, "research_frames_docs", req)
+	})
+	t.Run("truncated", func(t *testing.T) {
+		var st ResearchState
+		st.AddDocs([]string{"First search, best hit.", "First search, second hit: " + strings.Repeat("primes of the form p^2 + 2. ", 50)})
+		st.AddCode("print(3**2 + 2)", "11\n")
+		problem := goldenProblem + strings.Repeat(" Explain each step.", 40)
+		msgs := ResearchMessages(problem, nil, st, scaledCounter{perByte: 20}, VariantFRAMES)
+		req := ResearchRequest("orchestrator-8b", 0, msgs, ResearchTools(onlyAliases(paperAliases(), "reasoner-3", "answer-4")))
+		checkRequestGolden(t, "research_frames_truncated", req)
+	})
 }
 
 func TestGoldenToolMode(t *testing.T) {

@@ -27,6 +27,10 @@ type Orchestrator struct {
 	// (protocol §3.4, an optional setting); off, all three tools are
 	// offered every turn, as in its HLE evaluation.
 	DropSearchWithDocuments bool
+	// Variant is the research evaluation whose context and prompts
+	// research mode follows ("" is hle). FRAMES' own dropping of search is
+	// DropSearchWithDocuments, which the config turns on with it.
+	Variant Variant
 }
 
 // Fallback is a policy that needs no orchestrator: RetrieveAnswer and

@@ -3,6 +3,7 @@ package policies
 import (
 	"errors"
 	"fmt"
+	"unicode/utf8"
 
 	"github.com/toolhub/toolhub/conductor"
 )
@@ -34,7 +35,7 @@ func (o *Orchestrator) researchStep(st *conductor.State, mem *OrchestratorMemory
 			// the orchestrator could search but never finish (protocol §5).
 			return fail(errNoAnswerAlias)
 		}
-		msgs := ResearchMessages(st.Task, o.sentences(st), mem.research, o.counter())
+		msgs := ResearchMessages(st.Task, o.sentences(st), mem.research, o.counter(), o.Variant)
 		return o.orchestratorCall(st, mem, ResearchRequest(st.Orchestrator.ModelID, o.Temperature, msgs, ResearchTools(table.aliases)))
 	case phaseDecide:
 		return o.chooseResearch(st, mem, last, mem.table)
@@ -43,12 +44,13 @@ func (o *Orchestrator) researchStep(st *conductor.State, mem *OrchestratorMemory
 		if reply, err := replyContent(last); err == nil {
 			query = reply
 		}
+		vs := o.Variant.settings()
 		q, ok := ExtractQuery(query)
-		if !ok {
-			mem.note("the search query is shorter than 5 characters; no search")
+		if !ok || utf8.RuneCountInString(q) < vs.minQuery {
+			mem.note(fmt.Sprintf("the search query is shorter than %d characters; no search", vs.minQuery))
 			return endTurn()
 		}
-		mem.search, mem.phase = search{query: q}, phaseSearch
+		mem.search, mem.phase = search{query: q, k: vs.searchTopK}, phaseSearch
 		return o.researchStep(st, mem, nil)
 	case phaseSearch:
 		a, done := mem.search.step(st, last)
@@ -136,5 +138,6 @@ func researchAliases(st *conductor.State) aliasTable {
 }
 
 func (o *Orchestrator) expert(st *conductor.State, mem *OrchestratorMemory) researchExpert {
-	return researchExpert{st: st, state: mem.research, alias: mem.alias, endpoint: mem.endpoint, counter: o.counter()}
+	return researchExpert{st: st, state: mem.research, alias: mem.alias, endpoint: mem.endpoint, counter: o.counter(),
+		variant: o.Variant}
 }

@@ -41,9 +41,13 @@ func (r *recorder) calls() []map[string]any {
 // docsServer is a fake search_documents server (unprefixed, local, 0.001 USD
 // per call) returning hits as one text part each, best first.
 func docsServer(rec *recorder, hits ...string) hub.ServerSpec {
+	return docsServerWithSchema(rec, `{"type":"object","properties":{"query":{"type":"string"}},"required":["query"]}`, hits...)
+}
+
+// docsServerWithSchema is docsServer whose tool takes schema.
+func docsServerWithSchema(rec *recorder, schema string, hits ...string) hub.ServerSpec {
 	s := mcpserver.NewMCPServer("search_documents", "1.0.0", mcpserver.WithToolCapabilities(false))
-	schema := json.RawMessage(`{"type":"object","properties":{"query":{"type":"string"}},"required":["query"]}`)
-	s.AddTool(mcpgo.NewToolWithRawSchema("search_documents", "Search local documents.", schema),
+	s.AddTool(mcpgo.NewToolWithRawSchema("search_documents", "Search local documents.", json.RawMessage(schema)),
 		func(_ context.Context, req mcpgo.CallToolRequest) (*mcpgo.CallToolResult, error) {
 			rec.add(req.GetArguments())
 			res := &mcpgo.CallToolResult{}

@@ -20,6 +20,9 @@ type PlannerOptions struct {
 	// DropSearchWithDocuments is the orchestrator's FRAMES setting
 	// (Orchestrator.DropSearchWithDocuments).
 	DropSearchWithDocuments bool
+	// Variant is the research evaluation research mode follows
+	// (Orchestrator.Variant).
+	Variant Variant
 }
 
 // Planner is the conductor.Planner of toolhub: it picks the policy by name
@@ -99,7 +102,7 @@ func (p *Planner) Policy(name string) (conductor.Policy, string, error) {
 		name = PolicyOrchestrator
 	}
 	orch := Orchestrator{Temperature: p.opts.Temperature, Counter: p.opts.Counter,
-		DropSearchWithDocuments: p.opts.DropSearchWithDocuments}
+		DropSearchWithDocuments: p.opts.DropSearchWithDocuments, Variant: p.opts.Variant}
 	if p.opts.Fallback != "" && name == PolicyOrchestrator {
 		fb, err := NewFallback(p.opts.Fallback, Orchestrator{Temperature: p.opts.Temperature, Counter: p.opts.Counter})
 		if err != nil {

@@ -65,23 +65,30 @@ func (s *ResearchState) AddCode(code, stdout string) bool {
 	return true
 }
 
-// researchContext assembles the orchestrator's {context} (HLE variant):
-// documents cut to 1,200 characters, code and attempts cut to 12,000 tokens,
-// everything cut to 27,000 − tokens(problem). Every cut keeps the tail.
-func researchContext(problem string, st ResearchState, c TokenCounter) string {
-	docs := docsText(st.Docs, researchDocChars, " ...")
+// researchContext assembles the orchestrator's {context}: code and
+// attempts cut to 12,000 tokens; in the HLE variant documents cut to 1,200
+// characters and everything cut to 27,000 − tokens(problem), in the FRAMES
+// variant documents cut to 4,000 characters and everything to a flat
+// 24,000 under the code header, written even without code. Every cut keeps
+// the tail.
+func researchContext(problem string, st ResearchState, c TokenCounter, v Variant) string {
+	vs := v.settings()
+	docs := docsText(st.Docs, vs.docChars, vs.docSuffix)
 	codeAttempts := codeText(st.Code) + attemptsText(st.Attempts, c)
 	cut := cutWithFenceRepair(c, codeAttempts, researchCodeBudget)
 
 	// The reference compares the count of code and attempts before their
 	// cut (cut_seq's effective_length): output past the budget leaves the
 	// cut code alone in the context, without the documents.
-	budget := researchContextBudget - c.Count(problem)
+	budget := vs.contextBudget
+	if !vs.flatBudget {
+		budget -= c.Count(problem)
+	}
 	if c.Count(codeAttempts) >= budget {
 		return cut
 	}
 	var ctx string
-	if cut != "" {
+	if cut != "" || vs.flatBudget {
 		ctx = keepTail(c, docs+"\npython code and execution outputs:\n"+cut, budget)
 	} else {
 		ctx = keepTail(c, docs, budget)

@@ -51,7 +51,7 @@ func TestResearchContextAssembly(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			if got := researchContext("Q", tt.st, DefaultCounter()); got != tt.want {
+			if got := researchContext("Q", tt.st, DefaultCounter(), VariantHLE); got != tt.want {
 				t.Errorf("context =\n%q\nwant\n%q", got, tt.want)
 			}
 		})
@@ -60,7 +60,7 @@ func TestResearchContextAssembly(t *testing.T) {
 
 func TestResearchMessagesExact(t *testing.T) {
 	st := ResearchState{Docs: []string{"alpha"}}
-	msgs := ResearchMessages("Q?", []string{"I want to be cost efficient if possible.", " ", "Avoid answer-1 unless it is really needed."}, st, nil)
+	msgs := ResearchMessages("Q?", []string{"I want to be cost efficient if possible.", " ", "Avoid answer-1 unless it is really needed."}, st, nil, VariantHLE)
 	want := []Message{
 		{Role: "system", Content: "You are good at using tools."},
 		{Role: "user", Content: "Problem: Q?\nI want to be cost efficient if possible. Avoid answer-1 unless it is really needed.\n\nDocuments:\nDoc 1: alpha ...\n\n\n\nChoose an appropriate tool."},
@@ -83,7 +83,7 @@ func TestResearchContextKeepsTheTail(t *testing.T) {
 	for i := 0; i < 30; i++ {
 		st.Docs = append(st.Docs, strings.Repeat(string(rune('a'+i%26)), 100))
 	}
-	got := researchContext("Q", st, c)
+	got := researchContext("Q", st, c, VariantHLE)
 	body, ok := strings.CutPrefix(got, "Documents:\n")
 	if !ok {
 		t.Fatalf("context lacks the Documents header: %q", got[:40])
@@ -105,7 +105,7 @@ func TestCodeCutRepairsTheFence(t *testing.T) {
 	for i := 0; i < 8; i++ {
 		st.Code = append(st.Code, CodeRun{Code: strings.Repeat("x = 1\n", 10), Stdout: "ok"})
 	}
-	got := researchContext("Q", st, c)
+	got := researchContext("Q", st, c, VariantHLE)
 	code, ok := strings.CutPrefix(got, "\npython code and execution outputs:\n```\n")
 	if !ok {
 		t.Fatalf("cut code does not start with a reopened fence: %q", got[:60])
@@ -139,7 +139,7 @@ func TestLongCodeReplacesTheContext(t *testing.T) {
 		Docs: []string{"alpha"},
 		Code: []CodeRun{{Code: strings.Repeat("y = 2\n", 250), Stdout: "done"}}, // 1,500 bytes: over 27,000 tokens
 	}
-	got := researchContext("Q", st, c)
+	got := researchContext("Q", st, c, VariantHLE)
 	if strings.Contains(got, "Documents:") || strings.Contains(got, "python code and execution outputs") {
 		t.Errorf("oversized code must be the whole context, got %q", got[:50])
 	}
@@ -150,7 +150,7 @@ func TestLongCodeReplacesTheContext(t *testing.T) {
 
 func TestProblemOverBudgetLeavesNoContext(t *testing.T) {
 	problem := strings.Repeat("p", 2000) // 40,000 tokens at 20 per byte
-	got := researchContext(problem, ResearchState{Docs: []string{"alpha"}}, scaledCounter{perByte: 20})
+	got := researchContext(problem, ResearchState{Docs: []string{"alpha"}}, scaledCounter{perByte: 20}, VariantHLE)
 	if got != "" {
 		t.Errorf("context = %q, want none (the reference's else branch: code alone, here empty)", got)
 	}

@@ -82,15 +82,19 @@ func codeStdout(res *hub.CallResult) string {
 
 // searchArgs are the arguments of a search tool call (protocol §3.7): the
 // query, and for a tool whose schema takes them, the reference's counts:
-// from the built-in search_documents its top 50 as single passages rather
-// than one hit per file, from web_search its fallback's 20 results.
-func searchArgs(tool *hub.Tool, query string) json.RawMessage {
+// from the built-in search_documents its top k (searchTopK when k is 0) as
+// single passages rather than one hit per file, from web_search its
+// fallback's 20 results.
+func searchArgs(tool *hub.Tool, query string, k int) json.RawMessage {
+	if k <= 0 {
+		k = searchTopK
+	}
 	args := map[string]any{"query": query}
 	props := schemaProperties(tool.InputSchema)
 	switch tool.Name {
 	case ToolSearchDocuments:
 		if props["k"] {
-			args["k"] = searchTopK
+			args["k"] = k
 		}
 		if props["ungrouped"] {
 			args["ungrouped"] = true

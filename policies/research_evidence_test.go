@@ -92,7 +92,7 @@ func TestSearchArgs(t *testing.T) {
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
 			tool := &hub.Tool{Name: tc.tool, RawTool: hub.RawTool{Name: tc.tool, InputSchema: json.RawMessage(tc.schema)}}
-			if got := string(searchArgs(tool, "per diem")); got != tc.want {
+			if got := string(searchArgs(tool, "per diem", 0)); got != tc.want {
 				t.Errorf("searchArgs = %s, want %s", got, tc.want)
 			}
 		})

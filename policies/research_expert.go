@@ -16,17 +16,19 @@ type researchExpert struct {
 	alias    Alias
 	endpoint string
 	counter  TokenCounter
+	variant  Variant
 }
 
 // settings are the expert's budgets and sampling (protocol §3.7).
 func (x researchExpert) settings() ExpertSettings {
-	return ExpertSettingsFor(modelID(x.st, x.endpoint), x.alias)
+	return ExpertSettingsFor(modelID(x.st, x.endpoint), x.alias, x.variant)
 }
 
 // input is what the expert's prompt is built from (protocol §3.7).
 func (x researchExpert) input() ExpertInput {
 	s := x.settings()
-	return ExpertInput{Problem: x.st.Task, State: x.state, Budget: s.Budget, Counter: x.counter, Llama: s.Llama}
+	return ExpertInput{Problem: x.st.Task, State: x.state, Budget: s.Budget, Counter: x.counter, Llama: s.Llama,
+		Variant: x.variant}
 }
 
 // ask is the action that sends msgs to the alias's endpoint, sampled as
@@ -65,11 +67,13 @@ func (x researchExpert) answerFrom(last *conductor.Outcome) (string, error) {
 var searchTools = []string{ToolSearchDocuments, ToolWebSearch}
 
 // search runs a query as the reference search tool does (protocol §3.7):
-// the local retriever (search_documents, top 50 passages) first, and the
-// web (web_search) only when search_documents is not offered or kept fewer
-// than 3 passages. Hits are best first; a failed call adds none.
+// the local retriever (search_documents, top k passages: 50, or 150 in the
+// FRAMES variant) first, and the web (web_search) only when
+// search_documents is not offered or kept fewer than 3 passages. Hits are
+// best first; a failed call adds none.
 type search struct {
 	query   string
+	k       int  // passages to ask search_documents for; 0: searchTopK
 	next    int  // index into searchTools of the next tool to consider
 	pending bool // a call is out
 	found   bool // some search tool was offered
@@ -96,7 +100,7 @@ func (s *search) step(st *conductor.State, last *conductor.Outcome) (a conductor
 			continue
 		}
 		s.found, s.pending = true, true
-		return conductor.Action{Kind: conductor.ActTool, Tool: name, Args: searchArgs(tool, s.query), Purpose: "search"}, false
+		return conductor.Action{Kind: conductor.ActTool, Tool: name, Args: searchArgs(tool, s.query, s.k), Purpose: "search"}, false
 	}
 	return conductor.Action{}, true
 }

@@ -91,32 +91,36 @@ type ExpertSettings struct {
 //     row's document cut, temperature and completion cap stay;
 //   - any other model follows its window (unknown: 32,768 when local,
 //     131,072 when remote) at temperature 0.2.
-func ExpertSettingsFor(modelID string, a Alias) ExpertSettings {
+//
+// v is the variant whose rows are used (Variant.family): the FRAMES rows
+// show every expert the documents in full.
+func ExpertSettingsFor(modelID string, a Alias, v Variant) ExpertSettings {
 	f, known := familyOf(modelID)
 	if !known {
 		window := a.ContextLength
 		if window <= 0 && a.Locality == hub.LocalityRemote {
 			window = remoteDefaultContext
 		}
-		return ExpertSettings{Budget: ExpertBudgetFor(a.Role, window), Temperature: defaultExpertTemperature}
+		return ExpertSettings{Budget: expertBudgetFor(a.Role, window, v), Temperature: defaultExpertTemperature}
 	}
 	s := ExpertSettings{Temperature: f.temperature, CompletionTokens: f.completionTokens, Llama: f == familyLlama}
+	f = v.family(f)
 	if a.ContextLength <= 0 {
 		s.Budget = ExpertBudget{DocChars: f.docChars, Code: f.code, Total: f.total, MaxTokens: f.maxTokens}
 		return s
 	}
-	s.Budget = f.budgetFor(a.ContextLength)
+	s.Budget = f.budgetFor(a.ContextLength, v.settings().maxExpertTotal)
 	return s
 }
 
 // budgetFor scales the family's row to a configured window: its code and
 // total budgets in the row's own proportions of the model's window (so the
-// model's own window gives the row itself), the total at most 120,000
-// tokens (the table's largest) with the code cut in step, and the row's
-// completion cap within what the window leaves. Documents are cut as the
-// row cuts them.
-func (f expertFamily) budgetFor(window int) ExpertBudget {
-	total := min(f.total*window/f.window, maxExpertTotal)
+// model's own window gives the row itself), the total at most maxTotal
+// tokens (the script's largest: 120,000 in HLE) with the code cut in step,
+// and the row's completion cap within what the window leaves. Documents
+// are cut as the row cuts them.
+func (f expertFamily) budgetFor(window, maxTotal int) ExpertBudget {
+	total := min(f.total*window/f.window, maxTotal)
 	code := f.code * total / f.total
 	return ExpertBudget{
 		DocChars:  f.docChars,

@@ -34,13 +34,14 @@ func ProblemWithPreferences(task string, sentences []string) string {
 //
 // where {problem} is the task followed by the preference sentences and
 // {context} is assembled from st (documents, code, attempts) within the
-// reference budgets. counter may be nil for the default estimate.
-func ResearchMessages(problem string, preferenceSentences []string, st ResearchState, counter TokenCounter) []Message {
+// reference budgets of variant v. counter may be nil for the default
+// estimate.
+func ResearchMessages(problem string, preferenceSentences []string, st ResearchState, counter TokenCounter, v Variant) []Message {
 	if counter == nil {
 		counter = DefaultCounter()
 	}
 	full := ProblemWithPreferences(problem, preferenceSentences)
-	context := researchContext(full, st, counter)
+	context := researchContext(full, st, counter, v)
 	return []Message{
 		{Role: RoleSystem, Content: researchSystem},
 		{Role: RoleUser, Content: "Problem: " + full + "\n\n" + context + "\n\n" + researchAsk},

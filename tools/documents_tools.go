@@ -14,7 +14,9 @@ import (
 	"github.com/toolhub/toolhub/retriever"
 )
 
-const maxSearchK = 50
+// maxSearchK is the most passages one search_documents call returns: the
+// 150 that research mode's FRAMES variant asks for.
+const maxSearchK = 150
 
 func searchDocumentsTool() mcpgo.Tool {
 	return mcpgo.NewTool("search_documents",

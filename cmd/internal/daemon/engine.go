@@ -44,7 +44,7 @@ func newEngine(h *hub.Hub, m *config.Models, bus *events.Bus, opts llm.ModelOpti
 		Estimate: policies.EstimateCounter{}.Count, Logger: log})
 	planner := policies.NewPlanner(policies.PlannerOptions{Policy: m.Policy, Fallback: m.Fallback,
 		Temperature: m.Temperature, MaxTurns: m.MaxTurns, Counter: tokens,
-		DropSearchWithDocuments: m.DropSearchWithDocuments}, nil)
+		DropSearchWithDocuments: m.DropSearchWithDocuments, Variant: m.Variant}, nil)
 	engine, err := conductor.NewEngine(eps, planner, conductor.EngineOptions{Ready: h.WaitSettled})
 	if err != nil {
 		return nil, nil, err

@@ -79,8 +79,8 @@ func TestEvidenceOnSciFact(t *testing.T) {
 	answerPrompt := func(st policies.ResearchState, b policies.ExpertBudget) string {
 		return policies.AnswerPrompt(policies.ExpertInput{Problem: "Q", State: st, Budget: b}, policies.StyleBoxed)[1].Content
 	}
-	gpt5 := policies.ExpertSettingsFor("gpt-5", policies.Alias{Role: policies.RoleAnswer, Locality: hub.LocalityRemote}).Budget
-	qwen := policies.ExpertSettingsFor("Qwen/Qwen3-32B", policies.Alias{Role: policies.RoleAnswer, Locality: hub.LocalityLocal}).Budget
+	gpt5 := policies.ExpertSettingsFor("gpt-5", policies.Alias{Role: policies.RoleAnswer, Locality: hub.LocalityRemote}, policies.VariantHLE).Budget
+	qwen := policies.ExpertSettingsFor("Qwen/Qwen3-32B", policies.Alias{Role: policies.RoleAnswer, Locality: hub.LocalityLocal}, policies.VariantHLE).Budget
 	type shown struct{ head, tail int }
 	var before, afterGPT5, afterQwen shown
 	check := func(s *shown, prompt, text string) {
