@@ -35,10 +35,17 @@ func (v RewardVector) Solved() bool { return v.Outcome >= SolvedThreshold }
 
 // RewardFromComponents builds M from an exported run's components with the
 // outcome graded by the caller (the export's own outcome is exact match).
+// A model's calls count under its model entry's name where the export
+// names it (AliasModels), since that is what the preferences, and so
+// Preferences.Vector's P, weigh; under its alias otherwise. Two aliases of
+// one model (search-1 and answer-2, say) add up.
 func RewardFromComponents(c runlog.RewardComponents, outcome float64) RewardVector {
 	tools := make(map[string]float64, len(c.ToolCounts))
 	for t, n := range c.ToolCounts {
-		tools[t] = float64(n)
+		if model, ok := c.AliasModels[t]; ok {
+			t = model
+		}
+		tools[t] += float64(n)
 	}
 	return RewardVector{Tools: tools, Outcome: outcome, Cost: c.Cost, Latency: c.Latency}
 }

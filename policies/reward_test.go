@@ -1,6 +1,7 @@
 package policies_test
 
 import (
+	"maps"
 	"math"
 	"testing"
 	"time"
@@ -67,19 +68,27 @@ func TestEvalRewardHandComputed(t *testing.T) {
 	}
 }
 
-// TestRewardFromExportedRun builds M from the run export's components.
+// TestRewardFromExportedRun builds M from the run export's components: a
+// model's calls count under its model entry's name, the name P weighs.
 func TestRewardFromExportedRun(t *testing.T) {
 	run := &conductor.Run{ID: "r1", Task: "q", Status: conductor.RunAnswered, Answer: "42", Expected: "41",
 		Steps: []conductor.Step{
 			{Kind: conductor.StepModel, Alias: policies.AliasOrchestrator},
-			{Kind: conductor.StepModel, Alias: "search-1"},
+			{Kind: conductor.StepModel, Alias: "search-1", Endpoint: "local"},
 			{Kind: conductor.StepTool, Tool: "search_documents"},
-			{Kind: conductor.StepModel, Alias: "search-1"},
+			{Kind: conductor.StepModel, Alias: "search-1", Endpoint: "local"},
+			{Kind: conductor.StepModel, Alias: "answer-2", Endpoint: "local"},
+			{Kind: conductor.StepModel, Alias: "answer-1"}, // a trace without the endpoint
 		},
 		Totals: conductor.Totals{USD: 0.02, Wall: 3 * time.Second}}
 	m := policies.RewardFromComponents(runlog.ExportTrajectory(run).Reward, 1)
-	if m.Tools["search-1"] != 2 || m.Tools["search_documents"] != 1 || len(m.Tools) != 2 {
-		t.Errorf("tool counts %v", m.Tools)
+	want := map[string]float64{"local": 3, "search_documents": 1, "answer-1": 1}
+	if !maps.Equal(m.Tools, want) {
+		t.Errorf("tool counts %v, want %v", m.Tools, want)
+	}
+	pref := policies.Preferences{Models: map[string]policies.Weight{"local": policies.WeightPrefer}}.Vector()
+	if w := pref.Tools["local"] * m.Tools["local"]; w != 3 {
+		t.Errorf("P weighs the preferred model's calls %v, want 3 (P %v, M %v)", w, pref.Tools, m.Tools)
 	}
 	if m.Outcome != 1 || !near(m.Cost, -0.02) || !near(m.Latency, -3) {
 		t.Errorf("outcome %v cost %v latency %v", m.Outcome, m.Cost, m.Latency)

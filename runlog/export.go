@@ -44,6 +44,10 @@ type RewardComponents struct {
 	Cost       float64        `json:"cost"`    // −USD
 	Latency    float64        `json:"latency"` // −seconds of wall time
 	ToolCounts map[string]int `json:"tool_counts"`
+	// AliasModels names the model entry (config "models" key) each alias
+	// of ToolCounts stood for in the run, where the trace records it: the
+	// names the user's preferences weigh models by.
+	AliasModels map[string]string `json:"alias_models,omitempty"`
 }
 
 // ExportTrajectory converts a run. With recorded bodies it is the last

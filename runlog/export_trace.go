@@ -99,6 +99,12 @@ func rewardOf(run *conductor.Run) RewardComponents {
 			r.ToolCounts[s.Tool]++
 		case s.Kind == conductor.StepModel && s.Alias != orchestratorAlias && s.Alias != "":
 			r.ToolCounts[s.Alias]++
+			if s.Endpoint != "" {
+				if r.AliasModels == nil {
+					r.AliasModels = map[string]string{}
+				}
+				r.AliasModels[s.Alias] = s.Endpoint
+			}
 		}
 	}
 	if run.Expected != "" {

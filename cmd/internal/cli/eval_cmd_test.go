@@ -121,7 +121,7 @@ func TestEvalCommandLiveStoresRunsAndResumes(t *testing.T) {
 		t.Fatalf("not a report: %v\n%s", err, stdout)
 	}
 	p, _ := rep.Find("fixed:big")
-	if p.Tasks != 4 || p.Accuracy != 0.5 || p.Calls["answer-1"] != 1 || p.CostPer1k <= 0 {
+	if p.Tasks != 4 || p.Accuracy != 0.5 || p.Calls["big"] != 1 || p.CostPer1k <= 0 {
 		t.Fatalf("result %+v", p)
 	}
 	calls := len(expert.Requests())
