@@ -10,8 +10,9 @@ import (
 // aliasWord matches a word shaped like an alias of the paper's pool
 // ("answer-2", "answer-math-1", "expert-3"): a capability written for one
 // alias may start with it (copied from the paper, or written when the
-// models were fewer or in another order).
-var aliasWord = regexp.MustCompile(`^(search|reasoner|answer|expert)(-[a-z]+)*-\d+$`)
+// models were fewer or in another order), in any case ("Search-1", the
+// first word of a sentence).
+var aliasWord = regexp.MustCompile(`(?i)^(search|reasoner|answer|expert)(-[a-z]+)*-\d+$`)
 
 // capabilitySentence is the sentence the orchestrator reads about alias
 // (protocol §3.1): it starts with the alias it describes, as the trained

@@ -18,6 +18,8 @@ func TestCapabilitySentenceNamesItsAlias(t *testing.T) {
 		{"stale alias renumbered", "answer-1", "answer-2 presents reasonable solutions in some tasks.", "answer-1 presents reasonable solutions in some tasks."},
 		{"math alias renumbered", "answer-3", "answer-math-1 can solve moderate math problems.", "answer-3 can solve moderate math problems."},
 		{"alias with a colon", "expert-2", "expert-1: strong at code.", "expert-2 strong at code."},
+		{"alias starting a sentence", "search-2", "Search-1 finds facts quickly.", "search-2 finds facts quickly."},
+		{"math alias in capitals", "answer-3", "ANSWER-MATH-1 solves equations.", "answer-3 solves equations."},
 		{"empty", "search-1", "  ", ""},
 		{"alias alone", "search-1", "search-4", ""},
 	}
