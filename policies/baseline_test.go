@@ -69,7 +69,7 @@ func TestRetrieveAnswerWithoutModels(t *testing.T) {
 }
 
 func TestNewPolicyErrors(t *testing.T) {
-	for _, spec := range []string{"smartest", "fixed:"} {
+	for _, spec := range []string{"smartest", "fixed:", "orchestrator:", "orchestrator:gaia", "orchestrator:FRAMES"} {
 		if _, err := policies.NewPolicy(spec, policies.Orchestrator{}); err == nil {
 			t.Errorf("%q accepted", spec)
 		}

@@ -2,6 +2,7 @@ package policies
 
 import (
 	"fmt"
+	"strings"
 	"sync"
 
 	"github.com/toolhub/toolhub/conductor"
@@ -103,7 +104,7 @@ func (p *Planner) Policy(name string) (conductor.Policy, string, error) {
 	}
 	orch := Orchestrator{Temperature: p.opts.Temperature, Counter: p.opts.Counter,
 		DropSearchWithDocuments: p.opts.DropSearchWithDocuments, Variant: p.opts.Variant}
-	if p.opts.Fallback != "" && name == PolicyOrchestrator {
+	if p.opts.Fallback != "" && (name == PolicyOrchestrator || strings.HasPrefix(name, PolicyOrchestratorPrefix)) {
 		fb, err := NewFallback(p.opts.Fallback, Orchestrator{Temperature: p.opts.Temperature, Counter: p.opts.Counter})
 		if err != nil {
 			return nil, name, fmt.Errorf("orchestrator.fallback: %w", err)

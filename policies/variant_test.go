@@ -53,3 +53,35 @@ func TestExpertSettingsForFRAMES(t *testing.T) {
 	}
 	checkExpertSettings(t, VariantFRAMES, cases)
 }
+
+// TestOrchestratorPolicyInAVariant: orchestrator:VARIANT follows that
+// script as it is, whatever the configured variant; plain orchestrator
+// keeps the configured one. A configured fallback stays with both.
+func TestOrchestratorPolicyInAVariant(t *testing.T) {
+	configured := PlannerOptions{Variant: VariantFRAMES, DropSearchWithDocuments: false, Fallback: PolicyRetrieveAnswer}
+	tests := []struct {
+		name        string
+		wantVariant Variant
+		wantDrop    bool
+	}{
+		{name: "orchestrator", wantVariant: VariantFRAMES},
+		{name: "orchestrator:hle", wantVariant: VariantHLE},
+		{name: "orchestrator:frames", wantVariant: VariantFRAMES, wantDrop: true},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			p, got, err := NewPlanner(configured, nil).Policy(tt.name)
+			if err != nil || got != tt.name {
+				t.Fatalf("policy %q: %v (named %q)", tt.name, err, got)
+			}
+			o, ok := p.(*Orchestrator)
+			if !ok {
+				t.Fatalf("policy %q is a %T", tt.name, p)
+			}
+			if o.Variant != tt.wantVariant || o.DropSearchWithDocuments != tt.wantDrop || o.Fallback == nil {
+				t.Errorf("variant %q drop %v fallback %v; want %q, %v and the configured fallback",
+					o.Variant, o.DropSearchWithDocuments, o.Fallback != nil, tt.wantVariant, tt.wantDrop)
+			}
+		})
+	}
+}

@@ -102,6 +102,7 @@ refused with --replay, and one marked "replay:" with --tasks.`,
   toolhub eval --replay DIR --policy singles,oracle,knn --cost-weights 0,0.05,0.1 --html report.html
   toolhub eval --replay DIR --split validation --policy singles,knn,lr,blend,mf
   toolhub eval --tasks qa.jsonl --policy orchestrator,cheapest,knn --repeat 3 --parallel 2
+  toolhub eval --tasks qa.jsonl --policy orchestrator:hle,orchestrator:frames
   toolhub eval --tasks qa.jsonl --policy strongest --judge gpt5 --json`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {

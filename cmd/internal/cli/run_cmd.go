@@ -30,9 +30,10 @@ happens with its model, locality, tokens, cost and wall time.
 
 --mode research offers search, enhance_reasoning and answer over the
 configured expert models; --mode tools offers the catalog's tools plus
-call_expert. --policy picks orchestrator, fixed:MODEL, cheapest, strongest,
-retrieve-answer, or a router trained on recorded outcomes: mf, knn or blend
-(see toolhub eval). Without a reachable orchestrator the run says so and uses
+call_expert. --policy picks orchestrator (orchestrator:hle or
+orchestrator:frames for one research variant, whatever the config's),
+fixed:MODEL, cheapest, strongest, retrieve-answer, or a router trained on
+recorded outcomes: mf, knn or blend (see toolhub eval). Without a reachable orchestrator the run says so and uses
 retrieve-answer, which returns the passages it found when no model of the
 answer role is allowed. In research mode without an allowed model of the
 answer role the run is refused: give a model "roles": ["answer"] in the
@@ -101,7 +102,7 @@ run was refused or toolhub could not go on), 2 bad flags or configuration,
 		},
 	}
 	cmd.Flags().StringVar(&mode, "mode", string(conductor.ModeResearch), "research or tools")
-	cmd.Flags().StringVar(&policy, "policy", "", "orchestrator, fixed:MODEL, cheapest, strongest, retrieve-answer, mf, knn or blend (default: the config's, else orchestrator)")
+	cmd.Flags().StringVar(&policy, "policy", "", "orchestrator[:hle|:frames], fixed:MODEL, cheapest, strongest, retrieve-answer, mf, knn or blend (default: the config's, else orchestrator)")
 	cmd.Flags().IntVar(&maxTurns, "max-turns", 0, "turn limit, at most 50 (default: the config's, else 50)")
 	cmd.Flags().StringVar(&preference, "preference", "", `tighten the saved preferences for this run: "local-only", "prefer-local", "any" (nothing stricter), "cheap", "fast", several at once ("local-only cheap"), or a JSON object`)
 	cmd.Flags().Float64Var(&budget, "budget", 0, "spending cap for this run in US dollars (0: the saved budget)")
