@@ -30,14 +30,14 @@ func ConvertOutcomes(name string, r io.Reader) (train, test []ReplayRow, err err
 	if err != nil {
 		return nil, nil, fmt.Errorf("%s: header: %w", name, err)
 	}
-	col, err := outcomeColumns(header)
+	col, err := outcomeColumns(withoutBOM(header))
 	if err != nil {
 		return nil, nil, fmt.Errorf("%s: %w", name, err)
 	}
 	rows := map[string]*ReplayRow{}
 	split := map[string]string{}
 	var order []string
-	for line := 2; ; line++ {
+	for {
 		rec, err := cr.Read()
 		if errors.Is(err, io.EOF) {
 			break
@@ -45,6 +45,7 @@ func ConvertOutcomes(name string, r io.Reader) (train, test []ReplayRow, err err
 		if err != nil {
 			return nil, nil, fmt.Errorf("%s: %w", name, err)
 		}
+		line, _ := cr.FieldPos(0)
 		get := func(c string) string {
 			if i, ok := col[c]; ok && i < len(rec) {
 				return strings.TrimSpace(rec[i])
@@ -107,9 +108,14 @@ func outcomeColumns(header []string) (map[string]int, error) {
 // setOutcome records one model's score and, when given, its cost, latency
 // and token counts on row.
 func setOutcome(row *ReplayRow, model string, get func(string) string) error {
-	score, err := strconv.ParseFloat(get("score"), 64)
+	s := get("score")
+	if s == "" {
+		return fmt.Errorf("model %q: the score is empty: give a number in [0,1], or leave the line out "+
+			"(eval refuses a question without some model's score unless --drop-incomplete)", model)
+	}
+	score, err := strconv.ParseFloat(s, 64)
 	if err != nil {
-		return fmt.Errorf("score %q: %w", get("score"), err)
+		return fmt.Errorf("model %q: score %q: want a number in [0,1]", model, s)
 	}
 	row.Scores[model] = score
 	for _, f := range []struct {
@@ -122,7 +128,7 @@ func setOutcome(row *ReplayRow, model string, get func(string) string) error {
 		}
 		v, err := strconv.ParseFloat(s, 64)
 		if err != nil {
-			return fmt.Errorf("%s %q: %w", f.col, s, err)
+			return fmt.Errorf("model %q: %s %q: want a number, or an empty cell when not recorded", model, f.col, s)
 		}
 		if *f.dst == nil {
 			*f.dst = map[string]float64{}
@@ -130,6 +136,15 @@ func setOutcome(row *ReplayRow, model string, get func(string) string) error {
 		(*f.dst)[model] = v
 	}
 	return nil
+}
+
+// withoutBOM drops the byte order mark some programs (spreadsheets saving
+// "CSV UTF-8") put before a CSV's first column name.
+func withoutBOM(header []string) []string {
+	if len(header) > 0 {
+		header[0] = strings.TrimPrefix(header[0], "\ufeff")
+	}
+	return header
 }
 
 // candidateColumns are the columns of a candidates CSV, the three required
@@ -153,7 +168,7 @@ func ConvertCandidates(name string, r io.Reader) ([]ReplayModel, error) {
 		return nil, fmt.Errorf("%s: header: %w", name, err)
 	}
 	col := map[string]int{}
-	for i, h := range header {
+	for i, h := range withoutBOM(header) {
 		h = strings.ToLower(strings.TrimSpace(h))
 		if !slices.Contains(candidateColumns, h) {
 			return nil, fmt.Errorf("%s: unknown column %q (want %s)", name, h, strings.Join(candidateColumns, ", "))
@@ -220,7 +235,7 @@ func candidateRecord(rec []string, col map[string]int) (ReplayModel, error) {
 	if s := get("context"); s != "" {
 		n, err := strconv.Atoi(s)
 		if err != nil {
-			return ReplayModel{}, fmt.Errorf("model %q: context %q: %w", c.Name, s, err)
+			return ReplayModel{}, fmt.Errorf("model %q: context %q: want a whole number of tokens, or empty", c.Name, s)
 		}
 		c.Context = n
 	}

@@ -54,7 +54,10 @@ func TestEvalConvertRefusals(t *testing.T) {
 		{"unknown column", "id,split,question,model,score,colour\n", `unknown column "colour"`},
 		{"missing column", "id,split,question,model\n", `missing column "score"`},
 		{"bad split", head + "q,dev,x,a,1\n", `o.csv:2: split "dev"`},
-		{"bad score", head + "q,train,x,a,yes\n", `o.csv:2: score "yes"`},
+		{"bad score", head + "q,train,x,a,yes\n", `o.csv:2: model "a": score "yes": want a number in [0,1]`},
+		{"empty score", head + "q,train,x,a,\n", `o.csv:2: model "a": the score is empty`},
+		{"bad cost", "id,split,question,model,score,cost_usd\nq,train,x,a,1,cheap\n", `o.csv:2: model "a": cost_usd "cheap": want a number, or an empty cell`},
+		{"line of a quoted question over two lines", head + "q,train,\"x\ny\",a,1\nr,dev,z,a,1\n", `o.csv:4: split "dev"`},
 		{"twice", head + "q,train,x,a,1\nq,train,x,a,0\n", `o.csv:3: id "q" scores model "a" twice`},
 		{"question changes", head + "q,train,x,a,1\nq,train,y,b,0\n", "another question"},
 		{"task changes", "id,split,question,task,model,score\nq,train,x,math,a,1\nq,train,x,code,b,0\n", `o.csv:3: id "q" appears with another question, choices, task or split`},
@@ -104,5 +107,22 @@ func TestEvalConvertCandidateRefusals(t *testing.T) {
 				t.Fatalf("err %v, want %q", err, tc.want)
 			}
 		})
+	}
+}
+
+// TestEvalConvertReadsAByteOrderMark: spreadsheets saving "CSV UTF-8"
+// write a byte order mark before the first column's name.
+func TestEvalConvertReadsAByteOrderMark(t *testing.T) {
+	train, _, err := ConvertOutcomes("o.csv", strings.NewReader("\ufeffid,split,question,model,score\nq,train,x,a,1\n"))
+	if err != nil || len(train) != 1 || train[0].ID != "q" {
+		t.Fatalf("rows %+v, err %v", train, err)
+	}
+	models, err := ConvertCandidates("m.csv", strings.NewReader("\ufeffname,input_price,output_price\na,1,2\n"))
+	if err != nil || len(models) != 1 || models[0].Name != "a" {
+		t.Fatalf("models %+v, err %v", models, err)
+	}
+	if _, err := ConvertCandidates("m.csv", strings.NewReader("name,input_price,output_price,context\na,1,2,1.5\n")); err == nil ||
+		!strings.Contains(err.Error(), `context "1.5": want a whole number of tokens`) {
+		t.Fatalf("a fractional context: err %v", err)
 	}
 }

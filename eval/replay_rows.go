@@ -13,7 +13,8 @@ import (
 
 // ParseScores parses one split's scores file: a JSON array of rows (v1:
 // question and scores; v2 adds id, task and choices, and cost_usd,
-// latency_s, tokens_in and tokens_out, each a map from model to value). A
+// latency_s, tokens_in and tokens_out, each a map from model to value; a
+// null value is no value, withoutNulls). A
 // row without an id is named split#N (N from 1). Every error starts with
 // name and names the row: a value of the wrong type, a row without a
 // question or scores, a value out of range, or an id given to two rows.
@@ -24,8 +25,13 @@ func ParseScores(name, split string, data []byte) ([]ReplayRow, error) {
 	}
 	var rows []ReplayRow
 	for dec.More() {
+		var raw json.RawMessage
+		if err := dec.Decode(&raw); err != nil {
+			return nil, fmt.Errorf("%s: row %s#%d: %w", name, split, len(rows)+1, decodeReason(err))
+		}
 		var r ReplayRow
-		err := dec.Decode(&r)
+		err := json.Unmarshal(raw, &r)
+		withoutNulls(raw, &r)
 		if r.ID == "" {
 			r.ID = fmt.Sprintf("%s#%d", split, len(rows)+1)
 		}
@@ -44,6 +50,36 @@ func ParseScores(name, split string, data []byte) ([]ReplayRow, error) {
 		return nil, fmt.Errorf("%s: %w", name, err)
 	}
 	return rows, nil
+}
+
+// withoutNulls leaves out of r the models whose value the row's JSON, raw,
+// gives as null: encoding/json reads a null in a map as 0. A null value is
+// no value, as if the file did not name the model: a null score is a
+// missing score (refused, or dropped with --drop-incomplete, like any
+// other), and a null cost, latency or token count is not recorded.
+func withoutNulls(raw []byte, r *ReplayRow) {
+	if !bytes.Contains(raw, []byte("null")) {
+		return
+	}
+	var nulls struct {
+		Scores    map[string]*float64 `json:"scores"`
+		CostUSD   map[string]*float64 `json:"cost_usd"`
+		LatencyS  map[string]*float64 `json:"latency_s"`
+		TokensIn  map[string]*float64 `json:"tokens_in"`
+		TokensOut map[string]*float64 `json:"tokens_out"`
+	}
+	_ = json.Unmarshal(raw, &nulls) // a value of the wrong type was reported when r was read
+	for _, f := range []struct {
+		values map[string]float64
+		raw    map[string]*float64
+	}{{r.Scores, nulls.Scores}, {r.CostUSD, nulls.CostUSD}, {r.LatencyS, nulls.LatencyS},
+		{r.TokensIn, nulls.TokensIn}, {r.TokensOut, nulls.TokensOut}} {
+		for m, v := range f.raw {
+			if v == nil {
+				delete(f.values, m)
+			}
+		}
+	}
 }
 
 // endOfArray reads the closing bracket of the rows and makes sure nothing

@@ -41,6 +41,27 @@ func TestEvalParseScoresNamesTheRow(t *testing.T) {
 	}
 }
 
+// TestEvalParseScoresReadsNullAsNoValue: encoding/json reads a null in a
+// map as 0; a null score is a missing one and a null cost not recorded.
+func TestEvalParseScoresReadsNullAsNoValue(t *testing.T) {
+	rows, err := ParseScores("s.json", "test", []byte(`[{"id":"r","question":"q","scores":{"a":1,"b":null},`+
+		`"cost_usd":{"a":null,"b":0.5},"latency_s":{"a":null},"tokens_in":{"b":null},"tokens_out":{"a":7,"b":null}}]`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := rows[0]
+	if _, ok := r.Scores["b"]; ok || r.Scores["a"] != 1 {
+		t.Errorf("scores %v, want a's alone", r.Scores)
+	}
+	if _, ok := r.CostUSD["a"]; ok || r.CostUSD["b"] != 0.5 || len(r.LatencyS) != 0 || len(r.TokensIn) != 0 || len(r.TokensOut) != 1 {
+		t.Errorf("cost %v latency %v tokens %v / %v, want the nulls left out", r.CostUSD, r.LatencyS, r.TokensIn, r.TokensOut)
+	}
+	if _, err := ParseScores("s.json", "test", []byte(`[{"question":"q","scores":{"a":null}}]`)); err == nil ||
+		!strings.Contains(err.Error(), "row test#1: no scores") {
+		t.Errorf("a row whose only score is null: err %v", err)
+	}
+}
+
 func TestEvalParseScoresNamesRowsWithoutID(t *testing.T) {
 	rows, err := ParseScores("s.json", "train", []byte(`[{"question":"q1","scores":{"a":1}},{"id":"x","question":"q2","scores":{"a":0}},`+
 		`{"question":"q3","scores":{"a":1}}]`))
