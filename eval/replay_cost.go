@@ -43,7 +43,8 @@ func ModelledLatencySeconds(m ReplayModel) float64 {
 
 // LatencyModelNote describes ModelledLatencySeconds for reports.
 const LatencyModelNote = "latency not recorded in the replay set is modelled linearly in model size " +
-	"between the paper's per-alias averages (7B: 9 s, 70B: 15 s); a model of unknown size has no latency"
+	"between the paper's per-alias averages (7B: 9 s, 70B: 15 s), and not past them (smaller: 9 s, larger: 15 s); " +
+	"a model of unknown size has no latency"
 
 // CostModelNote describes ProxyCostUSD for reports.
 const CostModelNote = "cost not recorded in the replay set is the proxy (input price × chars/4 + output price × 256) / 1e6 USD per query"

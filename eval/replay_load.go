@@ -50,7 +50,7 @@ func loadCandidates(dir string, scored []string) ([]ReplayModel, error) {
 	if err != nil {
 		return nil, fmt.Errorf("read replay candidates: %w", err)
 	}
-	all, err := ParseCandidates(path, data)
+	all, err := parseCandidates(path, data, func(name string) bool { _, ok := slices.BinarySearch(scored, name); return ok })
 	if err != nil {
 		return nil, err
 	}
@@ -81,6 +81,14 @@ type candidate struct {
 // the model's cost, which the set's loader checks); size is like "7B",
 // empty or absent when unknown, anything else an error.
 func ParseCandidates(name string, data []byte) ([]ReplayModel, error) {
+	return parseCandidates(name, data, nil)
+}
+
+// parseCandidates is ParseCandidates of the candidates keep accepts (nil:
+// all): a candidate no row scores is not checked, as it is not used (a
+// pool's file may list models it has no scores of, in notations this
+// loader does not read, "8x7B" say).
+func parseCandidates(name string, data []byte, keep func(string) bool) ([]ReplayModel, error) {
 	list, err := decodeCandidates(data)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", name, err)
@@ -88,6 +96,9 @@ func ParseCandidates(name string, data []byte) ([]ReplayModel, error) {
 	out := make([]ReplayModel, 0, len(list))
 	seen := map[string]bool{}
 	for _, c := range list {
+		if keep != nil && !keep(c.Name) {
+			continue
+		}
 		m, err := c.model()
 		if err != nil {
 			return nil, fmt.Errorf("%s: %w", name, err)

@@ -13,26 +13,23 @@ func replayNotes(set *ReplaySet) []string {
 		notes = append(notes, fmt.Sprintf("scored on validation: the %d%% of train rows whose question hashes below it; "+
 			"the routers learn from the other train rows and the test split is not read", ValidationPercent))
 	} else {
-		notes = append(notes, fmt.Sprintf("%d test rows also in train were dropped", set.Dropped))
+		notes = append(notes, fmt.Sprintf("%s also in train %s dropped", count(set.Dropped, "test row"), were(set.Dropped)))
 	}
 	if set.Incomplete > 0 {
-		notes = append(notes, fmt.Sprintf("%d rows lacking a score for some candidate were dropped (--drop-incomplete)", set.Incomplete))
+		notes = append(notes, fmt.Sprintf("%s lacking a score for some candidate %s dropped (--drop-incomplete)",
+			count(set.Incomplete, "row"), were(set.Incomplete)))
 	}
 	src := costSources(set.Models, set.Test)
 	total := src[CostRecorded] + src[CostTokens] + src[CostProxy]
-	if src[CostProxy] == total {
+	var parts []string
+	for _, k := range []string{CostRecorded, CostTokens, CostProxy} {
+		if src[k] > 0 {
+			parts = append(parts, fmt.Sprintf("%s %d", k, src[k]))
+		}
+	}
+	notes = append(notes, fmt.Sprintf("answer costs of %d (row, model) pairs: %s", total, strings.Join(parts, ", ")))
+	if src[CostProxy] > 0 {
 		notes = append(notes, CostModelNote)
-	} else {
-		var parts []string
-		for _, k := range []string{CostRecorded, CostTokens, CostProxy} {
-			if src[k] > 0 {
-				parts = append(parts, fmt.Sprintf("%s %d", k, src[k]))
-			}
-		}
-		notes = append(notes, fmt.Sprintf("answer costs of %d (row, model) pairs: %s", total, strings.Join(parts, ", ")))
-		if src[CostProxy] > 0 {
-			notes = append(notes, CostModelNote)
-		}
 	}
 	if unrecordedLatencies(set.Models, set.Test) > 0 {
 		notes = append(notes, LatencyModelNote)
@@ -40,6 +37,21 @@ func replayNotes(set *ReplaySet) []string {
 		notes = append(notes, "every answer's latency is recorded in the replay set")
 	}
 	return append(notes, estimateNotes(set.estimateChoice())...)
+}
+
+// count is "1 row" or "n rows".
+func count(n int, noun string) string {
+	if n == 1 {
+		return "1 " + noun
+	}
+	return fmt.Sprintf("%d %ss", n, noun)
+}
+
+func were(n int) string {
+	if n == 1 {
+		return "was"
+	}
+	return "were"
 }
 
 // unrecordedLatencies counts the (row, model) pairs of rows whose latency

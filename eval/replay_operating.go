@@ -89,7 +89,11 @@ func (set *ReplaySet) crossValidates() bool {
 // operatingNote says how the operating points were chosen, or why none
 // was.
 func operatingNote(set *ReplaySet) string {
-	if set.splitName() != SplitValidation && !set.crossValidates() {
+	if set.splitName() == SplitValidation {
+		return "no operating point on the validation split: it is chosen on the whole train split out of fold " +
+			"for a test run; here the sweeps are the result, to choose settings by"
+	}
+	if !set.crossValidates() {
 		rows := fmt.Sprintf("%d rows", len(set.Train))
 		if len(set.Train) == 1 {
 			rows = "1 row"

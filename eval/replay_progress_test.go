@@ -2,6 +2,7 @@ package eval
 
 import (
 	"slices"
+	"strings"
 	"testing"
 )
 
@@ -63,9 +64,13 @@ func TestEvalReplayValidationProgressHasNoOperatingStage(t *testing.T) {
 	if want := []string{StageTraining, StageScoring}; !slices.Equal(stages, want) {
 		t.Fatalf("stages %q, want %q", stages, want)
 	}
-	opts.Progress = nil
-	if _, err := Replay(set, opts); err != nil {
+	opts.Progress, opts.Policies = nil, []string{SinglesName, KNNName}
+	rep, err := Replay(set, opts)
+	if err != nil {
 		t.Fatal(err)
+	}
+	if notes := strings.Join(rep.Notes, "\n"); !strings.Contains(notes, "no operating point on the validation split") {
+		t.Errorf("the report does not say why it has no operating point:\n%s", notes)
 	}
 }
 

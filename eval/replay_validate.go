@@ -15,7 +15,7 @@ const maxListedIDs = 5
 type IncompleteError struct {
 	Rows  int      // rows lacking at least one score
 	Total int      // rows in train and test
-	First []string // the first offending rows, "id (missing a, b)"
+	First []string // the first offending rows, "id in file (missing a, b)"
 }
 
 func (e *IncompleteError) Error() string {
@@ -28,7 +28,7 @@ func (e *IncompleteError) Error() string {
 // the incomplete rows and counts them.
 func checkComplete(models []ReplayModel, train, test []ReplayRow, drop bool) ([]ReplayRow, []ReplayRow, int, error) {
 	e := &IncompleteError{Total: len(train) + len(test)}
-	keep := func(rows []ReplayRow) []ReplayRow {
+	keep := func(rows []ReplayRow, file string) []ReplayRow {
 		out := make([]ReplayRow, 0, len(rows))
 		for _, r := range rows {
 			missing := missingScores(models, r)
@@ -38,12 +38,12 @@ func checkComplete(models []ReplayModel, train, test []ReplayRow, drop bool) ([]
 			}
 			e.Rows++
 			if len(e.First) < maxListedIDs {
-				e.First = append(e.First, fmt.Sprintf("%s (missing %s)", r.ID, strings.Join(missing, ", ")))
+				e.First = append(e.First, fmt.Sprintf("%s in %s (missing %s)", r.ID, file, strings.Join(missing, ", ")))
 			}
 		}
 		return out
 	}
-	train, test = keep(train), keep(test)
+	train, test = keep(train, replayTrainScores), keep(test, replayTestScores)
 	if e.Rows > 0 && !drop {
 		return nil, nil, 0, e
 	}

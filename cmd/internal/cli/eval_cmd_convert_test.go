@@ -53,11 +53,11 @@ func TestEvalReplayRefusesIncompleteUnlessAsked(t *testing.T) {
 		t.Fatalf("convert: %s", stderr)
 	}
 	code, _, stderr := runSub(t, newEvalCommand, "", "--replay", pool, "--policy", "fixed:big")
-	if code != exitUsage || !strings.Contains(stderr, "1 of 3 rows lack a score") || !strings.Contains(stderr, "b (missing big)") {
+	if code != exitUsage || !strings.Contains(stderr, "1 of 3 rows lack a score") || !strings.Contains(stderr, "b in scores_train.json (missing big)") {
 		t.Fatalf("exit %d, stderr %q", code, stderr)
 	}
 	code, stdout, stderr := runSub(t, newEvalCommand, "", "--replay", pool, "--policy", "fixed:big", "--drop-incomplete")
-	if code != 0 || !strings.Contains(stdout, "1 rows lacking a score for some candidate were dropped") {
+	if code != 0 || !strings.Contains(stdout, "1 row lacking a score for some candidate was dropped") {
 		t.Fatalf("exit %d\n%s%s", code, stdout, stderr)
 	}
 }
