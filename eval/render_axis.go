@@ -6,9 +6,11 @@ import (
 )
 
 // axis is a chart axis fitted to the data: its range is whole steps of a
-// 1-2-5 tick step just covering the values.
+// 1-2-5 tick step just covering the values, or, for log, whole decades
+// (render_logaxis.go).
 type axis struct {
 	min, max, step float64
+	log            bool
 }
 
 // maxIntervals is the most tick intervals an axis gets; it takes the
@@ -53,6 +55,9 @@ func niceStep(raw float64) float64 {
 
 // ticks are the multiples of the step inside the axis.
 func (a axis) ticks() []float64 {
+	if a.log {
+		return a.logTicks()
+	}
 	var out []float64
 	first := math.Ceil(a.min/a.step - 1e-9)
 	for i := first; i*a.step <= a.max*(1+1e-9)+1e-12; i++ {
@@ -63,6 +68,9 @@ func (a axis) ticks() []float64 {
 
 // format prints a tick with as many decimals as the step needs.
 func (a axis) format(v float64) string {
+	if a.log {
+		return logFormat(v)
+	}
 	decimals := max(0, int(math.Ceil(-math.Log10(a.step)-1e-9)))
 	if math.Abs(v) < a.step*1e-6 {
 		v = 0

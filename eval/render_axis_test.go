@@ -10,6 +10,20 @@ import (
 	"testing"
 )
 
+// shownTicks are an axis's ticks as the chart prints them, read back.
+func shownTicks(t *testing.T, a axis) string {
+	t.Helper()
+	var shown []float64
+	for _, v := range a.ticks() {
+		f, err := strconv.ParseFloat(a.format(v), 64)
+		if err != nil {
+			t.Fatal(err)
+		}
+		shown = append(shown, f)
+	}
+	return fmt.Sprint(shown)
+}
+
 func TestEvalChartAxesHaveNiceTicksFittedToTheData(t *testing.T) {
 	cases := []struct {
 		name      string
@@ -25,16 +39,7 @@ func TestEvalChartAxesHaveNiceTicksFittedToTheData(t *testing.T) {
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
 			a := niceAxis(tc.values, tc.lo, tc.hi)
-			ticks := a.ticks()
-			var shown []float64
-			for _, v := range ticks {
-				f, err := strconv.ParseFloat(a.format(v), 64)
-				if err != nil {
-					t.Fatal(err)
-				}
-				shown = append(shown, f)
-			}
-			if got := fmt.Sprint(shown); got != tc.wantTicks {
+			if got := shownTicks(t, a); got != tc.wantTicks {
 				t.Fatalf("ticks %s, want %s", got, tc.wantTicks)
 			}
 			m := a.step / math.Pow(10, math.Floor(math.Log10(a.step)))

@@ -3,7 +3,6 @@ package eval
 import (
 	"fmt"
 	"html"
-	"math"
 	"strings"
 )
 
@@ -75,12 +74,12 @@ func newChartScale(r *Report, factor float64) chartScale {
 		xs = append(xs, p.CostUSD*factor)
 		ys = append(ys, p.Accuracy)
 	}
-	return chartScale{factor: factor, x: niceAxis(xs, 0, math.Inf(1)), y: niceAxis(ys, 0, 1),
+	return chartScale{factor: factor, x: fitCostAxis(xs), y: niceAxis(ys, 0, 1),
 		plotW: chartW - padL - padR, plotH: chartH - padT - padB}
 }
 
 func (s chartScale) px(costUSD float64) float64 {
-	return padL + (costUSD*s.factor-s.x.min)/(s.x.max-s.x.min)*s.plotW
+	return padL + s.x.frac(costUSD*s.factor)*s.plotW
 }
 
 func (s chartScale) py(acc float64) float64 {
@@ -93,7 +92,7 @@ func (s chartScale) clip(pts []Point) []Point {
 	var out []Point
 	for _, p := range pts {
 		c := p.CostUSD * s.factor
-		if c >= s.x.min && c <= s.x.max && p.Accuracy >= s.y.min && p.Accuracy <= s.y.max {
+		if (c >= s.x.min || s.x.log) && c <= s.x.max && p.Accuracy >= s.y.min && p.Accuracy <= s.y.max {
 			out = append(out, p)
 		}
 	}
@@ -137,13 +136,16 @@ func (s chartScale) axes(b *strings.Builder, costLabel string) {
 	fmt.Fprintf(b, `<g class="axes" stroke="#333"><line x1="%.0f" y1="%.0f" x2="%.0f" y2="%.0f"/><line x1="%.0f" y1="%.0f" x2="%.0f" y2="%.0f"/></g>`,
 		x0, y0, x1, y0, x0, y0, x0, y1)
 	for _, c := range s.x.ticks() {
-		x := x0 + (c-s.x.min)/(s.x.max-s.x.min)*s.plotW
+		x := x0 + s.x.frac(c)*s.plotW
 		fmt.Fprintf(b, `<text class="xtick" x="%.1f" y="%.1f" font-size="11" text-anchor="middle">%s</text>`, x, y0+18, s.x.format(c))
 	}
 	for _, a := range s.y.ticks() {
 		y := y0 - (a-s.y.min)/(s.y.max-s.y.min)*s.plotH
 		fmt.Fprintf(b, `<text class="ytick" x="%.1f" y="%.1f" font-size="11" text-anchor="end">%s</text>`, x0-8, y+4, s.y.format(a))
 		fmt.Fprintf(b, `<line x1="%.1f" y1="%.1f" x2="%.1f" y2="%.1f" stroke="#eee"/>`, x0, y, x1, y)
+	}
+	if s.x.log {
+		costLabel += ", log scale"
 	}
 	fmt.Fprintf(b, `<text x="%.1f" y="%.1f" font-size="12" text-anchor="middle">cost (%s)</text>`, x0+s.plotW/2, y0+38, html.EscapeString(costLabel))
 	fmt.Fprintf(b, `<text x="16" y="%.1f" font-size="12" text-anchor="middle" transform="rotate(-90 16 %.1f)">accuracy</text>`, y1+s.plotH/2, y1+s.plotH/2)
