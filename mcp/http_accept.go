@@ -42,12 +42,13 @@ func refuseUnacceptable(next http.Handler) http.Handler {
 	})
 }
 
-// acceptsJSON reports whether an Accept header names application/json.
-func acceptsJSON(accept []string) bool {
+// acceptsMedia reports whether an Accept header holds a media range that
+// match takes, given the range in lower case and its parameters.
+func acceptsMedia(accept []string, match func(media, params string) bool) bool {
 	for _, v := range accept {
 		for part := range strings.SplitSeq(v, ",") {
-			media, _, _ := strings.Cut(part, ";")
-			if strings.EqualFold(strings.TrimSpace(media), "application/json") {
+			media, params, _ := strings.Cut(part, ";")
+			if match(strings.ToLower(strings.TrimSpace(media)), params) {
 				return true
 			}
 		}
@@ -55,25 +56,22 @@ func acceptsJSON(accept []string) bool {
 	return false
 }
 
+// acceptsJSON reports whether an Accept header names application/json.
+func acceptsJSON(accept []string) bool {
+	return acceptsMedia(accept, func(media, _ string) bool { return media == "application/json" })
+}
+
 // acceptsEvents reports whether an Accept header lets the response be an
 // event stream: it names text/event-stream, text/* or */* without q=0, or
 // there is no Accept header (which accepts anything).
 func acceptsEvents(accept []string) bool {
-	if len(accept) == 0 {
-		return true
-	}
-	for _, v := range accept {
-		for part := range strings.SplitSeq(v, ",") {
-			media, params, _ := strings.Cut(part, ";")
-			switch strings.ToLower(strings.TrimSpace(media)) {
-			case "text/event-stream", "text/*", "*/*":
-				if !refusedByQuality(params) {
-					return true
-				}
-			}
+	return len(accept) == 0 || acceptsMedia(accept, func(media, params string) bool {
+		switch media {
+		case "text/event-stream", "text/*", "*/*":
+			return !refusedByQuality(params)
 		}
-	}
-	return false
+		return false
+	})
 }
 
 // refusedByQuality reports whether a media range's parameters give it

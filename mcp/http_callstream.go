@@ -130,17 +130,15 @@ func (c *callStream) finish(response []byte) error {
 // event stream must be given JSON, and gets the error cancelled, a JSON-RPC
 // error response to request id.
 func (c *callStream) abandon(id json.RawMessage) {
-	c.mu.Lock()
-	if c.done {
-		c.mu.Unlock()
-		return
-	}
-	if c.jsonOnly {
-		c.mu.Unlock()
+	if c.jsonOnly { // set once, at the start
 		_ = c.finish(rpcError(id, mcpgo.REQUEST_INTERRUPTED, "request cancelled by the client"))
 		return
 	}
+	c.mu.Lock()
 	defer c.mu.Unlock()
+	if c.done {
+		return
+	}
 	c.done = true
 	c.startEvents()
 }
