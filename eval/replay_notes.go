@@ -13,11 +13,11 @@ func replayNotes(set *ReplaySet) []string {
 		notes = append(notes, fmt.Sprintf("scored on validation: the %d%% of train rows whose question hashes below it; "+
 			"the routers learn from the other train rows and the test split is not read", ValidationPercent))
 	} else {
-		notes = append(notes, fmt.Sprintf("%s also in train %s dropped", count(set.Dropped, "test row"), were(set.Dropped)))
+		notes = append(notes, fmt.Sprintf("%s also in train %s dropped", counted(set.Dropped, "test row"), pick(set.Dropped, "was", "were")))
 	}
 	if set.Incomplete > 0 {
 		notes = append(notes, fmt.Sprintf("%s lacking a score for some candidate %s dropped (--drop-incomplete)",
-			count(set.Incomplete, "row"), were(set.Incomplete)))
+			counted(set.Incomplete, "row"), pick(set.Incomplete, "was", "were")))
 	}
 	src := costSources(set.Models, set.Test)
 	total := src[CostRecorded] + src[CostTokens] + src[CostProxy]
@@ -39,19 +39,17 @@ func replayNotes(set *ReplaySet) []string {
 	return append(notes, estimateNotes(set.estimateChoice())...)
 }
 
-// count is "1 row" or "n rows".
-func count(n int, noun string) string {
-	if n == 1 {
-		return "1 " + noun
-	}
-	return fmt.Sprintf("%d %ss", n, noun)
+// counted is "1 row" or "n rows".
+func counted(n int, noun string) string {
+	return fmt.Sprintf("%d %s", n, pick(n, noun, noun+"s"))
 }
 
-func were(n int) string {
+// pick is one when n is 1, else many.
+func pick(n int, one, many string) string {
 	if n == 1 {
-		return "was"
+		return one
 	}
-	return "were"
+	return many
 }
 
 // unrecordedLatencies counts the (row, model) pairs of rows whose latency

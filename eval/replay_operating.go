@@ -94,13 +94,9 @@ func operatingNote(set *ReplaySet) string {
 			"for a test run; here the sweeps are the result, to choose settings by"
 	}
 	if !set.crossValidates() {
-		rows := fmt.Sprintf("%d rows", len(set.Train))
-		if len(set.Train) == 1 {
-			rows = "1 row"
-		}
 		return fmt.Sprintf("no operating point: the train split (%s) is too small to choose one out of fold "+
 			"(no fold of %d holds both rows to train on and rows to route); the sweeps are reported without it",
-			rows, OperatingFolds)
+			counted(len(set.Train), "row"), OperatingFolds)
 	}
 	return "operating point: " + OperatingRule
 }

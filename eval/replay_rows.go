@@ -172,11 +172,8 @@ func checkUniqueIDs(rows []ReplayRow) error {
 		}
 	}
 	if n > 0 {
-		count := fmt.Sprintf("%d ids are", n)
-		if n == 1 {
-			count = "1 id is"
-		}
-		return fmt.Errorf("%s given to more than one row, first: %s (each row's id must be its own)", count, strings.Join(dups, ", "))
+		return fmt.Errorf("%s %s given to more than one row, first: %s (each row's id must be its own)",
+			counted(n, "id"), pick(n, "is", "are"), strings.Join(dups, ", "))
 	}
 	return nil
 }
