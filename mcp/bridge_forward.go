@@ -26,6 +26,8 @@ func modernRequest(ctx context.Context) bool {
 // names no waiting call, and a call the downstream refused for a client
 // capability the client lacks, end with a *refusal: the client gets a
 // JSON-RPC error, as from the server directly.
+// A client that declared nothing it could be asked has its call run on
+// its request alone (callUnasked).
 func (s *Server) forwardModern(ctx context.Context, name string, args json.RawMessage, req mcpgo.CallToolRequest) (*mcpgo.CallToolResult, error) {
 	server := s.serverOf(name)
 	if state := req.Params.RequestState; state != "" {
@@ -36,14 +38,18 @@ func (s *Server) forwardModern(ctx context.Context, name string, args json.RawMe
 		ex.answer(req.Params.InputResponses)
 		return s.bridgeRound(ctx, ex, server, progressToken(req), nil)
 	}
-	callCtx, cancel := context.WithCancel(context.WithoutCancel(ctx))
-	ex := s.bridges.open(name, cancel)
 	info := mcpserver.RequestProtocolInfoFromContext(ctx)
 	var declared *mcpgo.ClientCapabilities
 	if info != nil {
 		declared = info.ClientCapabilities
 	}
-	client := &bridgeClient{asker: ex, caps: modernCapabilities(declared),
+	caps := modernCapabilities(declared)
+	if caps == (hub.ClientCapabilities{}) {
+		return s.callUnasked(ctx, name, args, server, progressToken(req))
+	}
+	callCtx, cancel := context.WithCancel(context.WithoutCancel(ctx))
+	ex := s.bridges.open(name, cancel)
+	client := &bridgeClient{asker: ex, caps: caps,
 		memory: rootsMemoryFrom(ctx), client: rootsClient(info)}
 	callCtx = hub.WithClient(callCtx, client)
 	start := func(hubToken string) {
