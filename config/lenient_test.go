@@ -1,0 +1,159 @@
+package config
+
+import (
+	"errors"
+	"strings"
+	"testing"
+
+	"github.com/toolhub/toolhub/policies"
+)
+
+// TestReadModelsServeLeavesOutTheBadParts: each problem leaves out the
+// part it stands in (a model entry, an orchestrator key, or the
+// orchestrator section for a problem of the section as a whole), the rest
+// is read as written, and the problems come back where ReadModels would
+// report them.
+func TestReadModelsServeLeavesOutTheBadParts(t *testing.T) {
+	tests := []struct {
+		name         string
+		src          string
+		wantModels   string // names of the models read, in order
+		wantURL      string // the orchestrator's baseUrl
+		wantVariant  policies.Variant
+		wantTurns    int
+		wantProblems []string // "line:col: message" prefixes
+	}{
+		{name: "no problem", src: `{"models": {"a": {"baseUrl": "http://h/v1", "model": "m"}}}`,
+			wantModels: "a", wantURL: DefaultOrchestratorURL},
+		{name: "a bad model entry", src: `{
+  "models": {
+    "a": {"baseUrl": "http://h/v1", "model": "m", "roles": ["answr"]},
+    "b": {"baseUrl": "http://h/v1", "model": "m"},
+    "c": {"baseUrl": "ftp://h", "model": "m"}
+  }
+}`, wantModels: "b", wantURL: DefaultOrchestratorURL,
+			wantProblems: []string{`3:60: models.a.roles: unknown role "answr"`, `5:10: models.c: baseUrl "ftp://h"`}},
+		{name: "a bad orchestrator key keeps the others", src: `{
+  "orchestrator": {"baseUrl": "http://10.0.0.2:8000/v1", "variant": "gaia", "maxTurns": 12}
+}`, wantURL: "http://10.0.0.2:8000/v1", wantTurns: 12,
+			wantProblems: []string{`2:69: orchestrator.variant: research variant "gaia"`}},
+		{name: "an unknown orchestrator key", src: `{"orchestrator": {"maxTurns": 12, "varient": "frames"}}`,
+			wantURL: DefaultOrchestratorURL, wantTurns: 12,
+			wantProblems: []string{`1:35: orchestrator: unknown key "varient"`}},
+		{name: "a problem of the whole section", src: `{"orchestrator": {"baseUrl": "ftp://h", "variant": "frames"}}`,
+			wantURL:      DefaultOrchestratorURL,
+			wantProblems: []string{`1:18: orchestrator: baseUrl "ftp://h" is not an http(s) URL`}},
+		{name: "a section given twice", src: `{"models": {"a": {"baseUrl": "http://h/v1", "model": "m"}}, "models": {}}`,
+			wantModels: "a", wantURL: DefaultOrchestratorURL,
+			wantProblems: []string{`1:61: duplicate key "models"`}},
+		{name: "models that are not an object", src: `{"models": [], "orchestrator": {"variant": "frames"}}`,
+			wantURL: DefaultOrchestratorURL, wantVariant: policies.VariantFRAMES,
+			wantProblems: []string{`1:12: models:`}},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			m, problems, err := ReadModelsServe("c.json", []byte(tc.src))
+			if err != nil {
+				t.Fatal(err)
+			}
+			var names []string
+			for _, ep := range m.Endpoints {
+				names = append(names, ep.Name)
+			}
+			if got := strings.Join(names, ","); got != tc.wantModels {
+				t.Errorf("models %q, want %q", got, tc.wantModels)
+			}
+			if m.Orchestrator.BaseURL != tc.wantURL || m.Variant != tc.wantVariant || m.MaxTurns != tc.wantTurns {
+				t.Errorf("orchestrator at %q, variant %q, %d turns; want %q, %q, %d",
+					m.Orchestrator.BaseURL, m.Variant, m.MaxTurns, tc.wantURL, tc.wantVariant, tc.wantTurns)
+			}
+			if len(problems) != len(tc.wantProblems) {
+				t.Fatalf("problems %v, want %d", problems, len(tc.wantProblems))
+			}
+			for i, p := range problems {
+				if want := "c.json:" + tc.wantProblems[i]; !strings.HasPrefix(p.String(), want) {
+					t.Errorf("problem %d: %q, want it to start %q", i, p, want)
+				}
+			}
+		})
+	}
+}
+
+// TestReadModelsServeRefusesWhatItCannotSplit: a syntax error, or a
+// problem outside the sections read, is still an error.
+func TestReadModelsServeRefusesWhatItCannotSplit(t *testing.T) {
+	for name, src := range map[string]string{
+		"syntax":                   `{"models": {`,
+		"not an object at the top": `[]`,
+	} {
+		t.Run(name, func(t *testing.T) {
+			_, _, err := ReadModelsServe("c.json", []byte(src))
+			var pe *ProblemsError
+			if !errors.As(err, &pe) {
+				t.Fatalf("err %v, want the file's problems", err)
+			}
+		})
+	}
+}
+
+// TestReadBuiltinToolsServe: a python or webSearch section with a problem
+// is left out whole; the other section is read.
+func TestReadBuiltinToolsServe(t *testing.T) {
+	src := `{
+  "python": {"enabled": false},
+  "webSearch": {"provider": "bing"}
+}`
+	tools, problems, err := ReadBuiltinToolsServe("c.json", []byte(src))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !tools.Python.Disabled || tools.WebSearch != nil {
+		t.Fatalf("python disabled %v, web search %+v; want python as written and no web search", tools.Python.Disabled, tools.WebSearch)
+	}
+	if len(problems) != 1 || !strings.HasPrefix(problems[0].String(), "c.json:3:29: webSearch.provider") {
+		t.Fatalf("problems %v", problems)
+	}
+	tools, problems, err = ReadBuiltinToolsServe("c.json", []byte(`{"python": {"memoryMB": "lots"}, "webSearch": {"provider": "brave"}}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if tools.Python.Disabled || tools.Python.MemoryMB != 0 || tools.WebSearch == nil || len(problems) != 1 {
+		t.Fatalf("python %+v, web search %+v, problems %v; want python's defaults and brave", tools.Python, tools.WebSearch, problems)
+	}
+}
+
+// FuzzReadModelsServe: the lenient reads never panic; a file the strict
+// read takes is read the same with no problems, and a file they take
+// otherwise comes back with the strict read's problems, every part with
+// one left out so that the rest reads cleanly.
+func FuzzReadModelsServe(f *testing.F) {
+	f.Add([]byte(`{"models": {"a": {"baseUrl": "http://h/v1", "model": "m", "roles": ["x"]}}, "orchestrator": {"variant": "y"}}`))
+	f.Add([]byte(`{"orchestrator": {"baseUrl": "ftp://h"}, "python": {"memoryMB": -1}, "webSearch": {"provider": 1}}`))
+	f.Add([]byte(`{"models": {"a": {}, "a": {}}, "models": []}`))
+	f.Add(Starter())
+	f.Fuzz(func(t *testing.T, data []byte) {
+		_, strict := ReadModels("fuzz.json", data)
+		m, problems, err := ReadModelsServe("fuzz.json", data)
+		checkLenient(t, strict, m != nil, problems, err)
+		_, strict = ReadBuiltinTools("fuzz.json", data)
+		b, problems, err := ReadBuiltinToolsServe("fuzz.json", data)
+		checkLenient(t, strict, b != nil, problems, err)
+	})
+}
+
+func checkLenient(t *testing.T, strict error, read bool, problems []Problem, err error) {
+	t.Helper()
+	var pe *ProblemsError
+	switch {
+	case strict == nil:
+		if err != nil || len(problems) != 0 || !read {
+			t.Fatalf("a clean file: err %v, problems %v", err, problems)
+		}
+	case err != nil:
+		if err.Error() != strict.Error() {
+			t.Fatalf("refused with %v, want the strict read's %v", err, strict)
+		}
+	case !errors.As(strict, &pe) || !read || len(problems) != len(pe.Problems):
+		t.Fatalf("read with problems %v, want the strict read's %v", problems, strict)
+	}
+}
