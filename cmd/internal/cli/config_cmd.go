@@ -116,9 +116,13 @@ func newConfigCheckCommand(g *globals) *cobra.Command {
 		Use:   "check",
 		Short: "Validate the config file",
 		Long: `Reads the config and prints every problem as file:line:column: message (exit
-status 2), including ${VAR} references in env and headers whose variable is
-not set, and ${keychain:NAME} references whose secret is not set (with the
-toolhub config set-secret command that sets it). Values are never printed.
+status 2). That covers the server entries, including ${VAR} references in env
+and headers whose variable is not set and ${keychain:NAME} references whose
+secret is not set (with the toolhub config set-secret command that sets it),
+and the models, orchestrator, python and webSearch sections. Values are never
+printed. serve runs with the rest: it leaves out a server entry, a model
+entry, an orchestrator key, or a python or webSearch section with a problem,
+and logs why.
 Prints "ok: N servers (names)" when there is nothing to fix, and warns on
 stderr of each stdio server whose command is on no PATH entry (toolhub's
 PATH, or the PATH in the server's env) or is an absolute path where there is
@@ -155,10 +159,24 @@ func (g *globals) checkConfig(path, source string) (*config.File, []hub.ServerSp
 		if _, strict := config.Load(path, source); strict != nil {
 			err = strict
 		}
-		return nil, nil, err
+		return nil, nil, config.MergeProblems(err, checkSections(f, path))
 	}
 	specs, err := f.SpecsFrom(config.Lookup{Env: os.LookupEnv, Secrets: g.configSecrets()})
-	return f, specs, err
+	return f, specs, config.MergeProblems(err, checkSections(f, path))
+}
+
+// checkSections reports the problems of the models, orchestrator, python
+// and webSearch sections, which serve leaves out; nil when the file cannot
+// be read (its own error says why).
+func checkSections(f *config.File, path string) error {
+	if f != nil {
+		path = f.Path
+	}
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil
+	}
+	return config.CheckSections(path, data)
 }
 
 // warnMissingCommands warns on stderr of each stdio server whose command

@@ -214,6 +214,25 @@ func TestConfigPathInitCheck(t *testing.T) {
 			wantStdout: []string{`HOME/c.json:1:17: server "bad": needs "command"`,
 				`HOME/c.json:2:37: server "a": env.T: environment variable CFG_TEST_UNSET is not set`},
 			wantStderr: []string{"2 problems in the config"}},
+		{name: "check reports the sections serve leaves out beside the servers' problems",
+			args: []string{"--config", "HOME/c.json", "config", "check"}, wantCode: 2,
+			setup: func(t *testing.T, home string) {
+				mustWrite(t, filepath.Join(home, "c.json"), "{\"mcpServers\": {\"bad\": {\"args\": []}},\n"+
+					" \"models\": {\"m\": {\"baseUrl\": \"ftp://h\", \"model\": \"q\"}},\n"+
+					" \"orchestrator\": {\"variant\": \"gaia\"},\n \"webSearch\": {\"provider\": \"bing\"}}")
+			},
+			wantStdout: []string{`HOME/c.json:1:17: server "bad": needs "command"`,
+				`HOME/c.json:2:18: models.m: baseUrl "ftp://h" is not an http(s) URL`,
+				`HOME/c.json:3:30: orchestrator.variant: research variant "gaia"`,
+				`HOME/c.json:4:28: webSearch.provider: want "tavily" or "brave", got "bing"`},
+			wantStderr: []string{"4 problems in the config"}},
+		{name: "check reports a bad model section when the servers are good",
+			args: []string{"--config", "HOME/c.json", "config", "check"}, wantCode: 2,
+			setup: func(t *testing.T, home string) {
+				mustWrite(t, filepath.Join(home, "c.json"), `{"orchestrator": {"maxTurns": 0}}`)
+			},
+			wantStdout: []string{`HOME/c.json:1:31: orchestrator.maxTurns: want 1 to`},
+			wantStderr: []string{"1 problem in the config"}},
 		{name: "check warns of an absolute command where no file is", args: []string{"--config", "HOME/c.json", "config", "check"},
 			setup: func(t *testing.T, home string) {
 				quoted, _ := json.Marshal(filepath.Join(home, "gone", "srv"))

@@ -132,7 +132,7 @@ func New(opts Options) (d *Daemon, err error) {
 			return nil, fmt.Errorf("build daemon: %w", err)
 		}
 	}
-	models, err := LoadModels(opts.Config)
+	models, err := LoadModelsServe(opts.Config, opts.Logger)
 	if err != nil {
 		return nil, fmt.Errorf("build daemon: %w", err)
 	}

@@ -23,6 +23,27 @@ func LoadModels(f *config.File) (*config.Models, error) {
 	return config.ReadModels(path, data)
 }
 
+// LoadModelsServe is LoadModels for running the hub: a model entry or
+// orchestrator key with a problem is left out and the rest used
+// (config.ReadModelsServe), each problem logged.
+func LoadModelsServe(f *config.File, log *slog.Logger) (*config.Models, error) {
+	path, data, err := configSource(f)
+	if err != nil {
+		return nil, err
+	}
+	m, problems, err := config.ReadModelsServe(path, data)
+	logLeftOut(log, problems)
+	return m, err
+}
+
+// logLeftOut says where each part of the config left out stands and what
+// is wrong with it.
+func logLeftOut(log *slog.Logger, problems []config.Problem) {
+	for _, p := range problems {
+		log.Warn("config: this part has a problem and is left out; the rest runs", "problem", p.String())
+	}
+}
+
 // newEngine builds the conductor over h's tools and the configured models:
 // episodes publish on bus, and the planner runs them under the preferences,
 // cutting prompts by the orchestrator server's own token counts.

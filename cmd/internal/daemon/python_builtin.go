@@ -13,24 +13,21 @@ import (
 // per-call timeout, so the tool reports its timeout before the hub does.
 const callSlack = 10 * time.Second
 
-// LoadBuiltinTools reads the python and webSearch sections of the config
-// file f came from; a config held only in memory gets the defaults.
-func LoadBuiltinTools(f *config.File) (*config.BuiltinTools, error) {
+// builtinToolSpecs are the python and web_search providers the config and
+// the machine allow. A tool that cannot be offered here (no interpreter, no
+// key) is left out with the reason logged, and so is a python or webSearch
+// section with a problem (config.ReadBuiltinToolsServe): that tool keeps
+// its defaults. Only a config that cannot be read is an error.
+func builtinToolSpecs(f *config.File, lookupEnv func(string) (string, bool), log *slog.Logger) ([]hub.ServerSpec, error) {
 	path, data, err := configSource(f)
 	if err != nil {
 		return nil, err
 	}
-	return config.ReadBuiltinTools(path, data)
-}
-
-// builtinToolSpecs are the python and web_search providers the config and
-// the machine allow. A tool that cannot be offered here (no interpreter, no
-// key) is left out with the reason logged; only a bad config is an error.
-func builtinToolSpecs(f *config.File, lookupEnv func(string) (string, bool), log *slog.Logger) ([]hub.ServerSpec, error) {
-	tools, err := LoadBuiltinTools(f)
+	tools, problems, err := config.ReadBuiltinToolsServe(path, data)
 	if err != nil {
 		return nil, err
 	}
+	logLeftOut(log, problems)
 	var specs []hub.ServerSpec
 	if spec, ok := pythonSpec(tools.Python, log); ok {
 		specs = append(specs, spec)

@@ -191,10 +191,11 @@ func (d *Daemon) reloadDocumentRoots(cfg *config.File) {
 	d.log.Info("config changed: document roots applied", "roots", roots)
 }
 
-// reloadModels applies the models and orchestrator of cfg; sections with
-// problems keep the models in use, and say why.
+// reloadModels applies the models and orchestrator of cfg as the daemon
+// starts with them: a part with a problem is left out, and says why. A
+// file that cannot be read at all keeps the models in use.
 func (d *Daemon) reloadModels(cfg *config.File) {
-	models, err := LoadModels(cfg)
+	models, err := LoadModelsServe(cfg, d.log)
 	if err == nil {
 		err = d.ApplyModels(models)
 	}

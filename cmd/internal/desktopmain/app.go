@@ -203,7 +203,9 @@ func loadConfig(flagValue string) (*config.File, *config.Models, error) {
 	if err != nil {
 		return nil, nil, err
 	}
-	models, err := daemon.LoadModels(cfg)
+	// A model entry with a problem is left out, as the daemon leaves it
+	// out and logs it.
+	models, err := daemon.LoadModelsServe(cfg, slog.New(slog.DiscardHandler))
 	if err != nil {
 		return nil, nil, err
 	}
