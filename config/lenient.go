@@ -10,14 +10,14 @@ import (
 // Running the hub, a part of the file with a problem is left out and the
 // rest is read, as a server entry with problems is kept aside
 // (ParseServe). The parts are a model entry, one key of the orchestrator
-// section, and the python and webSearch sections whole.
+// section, and the python, webSearch and documents sections whole.
 
 // ReadModelsServe is ReadModels for running the hub: a model entry with a
 // problem is left out, an orchestrator key with one keeps its default (a
-// problem of the orchestrator section as a whole, such as a model without
-// its baseUrl, leaves the whole section at its defaults), and the problems
-// are returned beside what was read. A file with a problem in no such part
-// is an error, as from ReadModels.
+// problem of the orchestrator section as a whole, such as a baseUrl that
+// is not an http(s) URL, leaves the whole section at its defaults), and
+// the problems are returned beside what was read. A file with a problem in
+// no such part is an error, as from ReadModels.
 func ReadModelsServe(filename string, data []byte) (*Models, []Problem, error) {
 	return readPruned(filename, data, ReadModels, map[string]bool{"models": true, "orchestrator": true})
 }
@@ -164,4 +164,50 @@ func MergeProblems(errs ...error) error {
 	}
 	sortProblems(all)
 	return &ProblemsError{Problems: all}
+}
+
+// blankSections returns data with the value of every top-level member
+// named section whose span holds a problem replaced by an empty object, its
+// other bytes by spaces and its line breaks kept, so that everything else
+// stays at its line and column. ok is false when a problem stands in no
+// such member.
+func blankSections(filename string, data []byte, section string, problems []Problem) ([]byte, bool) {
+	root, err := hujson.Parse(data)
+	if err != nil {
+		return nil, false
+	}
+	top, isObj := root.Value.(*hujson.Object)
+	if !isObj {
+		return nil, false
+	}
+	l := &problemList{file: filename, src: data}
+	out := slices.Clone(data)
+	blanked := map[int]bool{}
+	for _, p := range problems {
+		i := slices.IndexFunc(top.Members, func(m hujson.ObjectMember) bool {
+			return memberName(&m) == section && l.spanOf(&m).holds(p)
+		})
+		if i < 0 {
+			return nil, false
+		}
+		if blanked[i] {
+			continue
+		}
+		blanked[i] = true
+		v := &top.Members[i].Value
+		start := v.StartOffset
+		if v.EndOffset-start < 2 { // a one-digit number: take the blank before it
+			if start == 0 || (out[start-1] != ' ' && out[start-1] != '\t') {
+				return nil, false
+			}
+			start--
+		}
+		for j := start; j < v.EndOffset; j++ {
+			if out[j] != '\n' && out[j] != '\r' {
+				out[j] = ' '
+			}
+		}
+		out[start], out[start+1] = '{', '}'
+	}
+	return out, true
 }

@@ -157,3 +157,50 @@ func checkLenient(t *testing.T, strict error, read bool, problems []Problem, err
 		t.Fatalf("read with problems %v, want the strict read's %v", problems, strict)
 	}
 }
+
+// TestParseServeLeavesOutABadDocumentsSection: a documents section with a
+// problem is left out whole (its roots are not indexed), the servers are
+// read with every position where it was, and other problems still fail.
+func TestParseServeLeavesOutABadDocumentsSection(t *testing.T) {
+	tests := []struct {
+		name, src string
+		wantLeft  []string // problems left out; nil: ParseServe fails
+	}{
+		{name: "a bad exclude pattern", src: `{
+  "documents": {"roots": ["/home/me/notes"],
+                "exclude": ["[unclosed"]},
+  "mcpServers": {"good": {"command": "g"}, "bad": {"args": []}}
+}`, wantLeft: []string{`c.json:3:28: documents.exclude: bad pattern`}},
+		{name: "a one-digit documents value", src: `{"documents": 1, "mcpServers": {"good": {"command": "g"}, "bad": {"args": []}}}`,
+			wantLeft: []string{`c.json:1:15: documents: want an object`}},
+		{name: "a problem elsewhere too", src: `{"documents": 1, "mcpServer": {}}`},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			f, err := ParseServe("c.json", []byte(tc.src))
+			if tc.wantLeft == nil {
+				if err == nil {
+					t.Fatal("ParseServe took a file with a problem outside the documents section")
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(f.Documents.Roots) != 0 || len(f.LeftOut) != len(tc.wantLeft) {
+				t.Fatalf("roots %v, left out %v", f.Documents.Roots, f.LeftOut)
+			}
+			for i, p := range f.LeftOut {
+				if !strings.HasPrefix(p.String(), tc.wantLeft[i]) {
+					t.Errorf("left out %q, want it to start %q", p, tc.wantLeft[i])
+				}
+			}
+			_, strict := Parse("c.json", []byte(tc.src))
+			specs := f.ServeSpecs(func(string) (string, bool) { return "", false })
+			if len(specs) != 2 || specs[0].Name != "bad" || specs[0].Invalid == "" ||
+				!strings.Contains(strict.Error(), specs[0].Invalid) {
+				t.Fatalf("specs %+v; the bad server's problem should stand where config check puts it:\n%v", specs, strict)
+			}
+		})
+	}
+}

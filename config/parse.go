@@ -2,6 +2,7 @@ package config
 
 import (
 	"bytes"
+	"errors"
 	"regexp"
 	"slices"
 	"strconv"
@@ -24,10 +25,26 @@ func Parse(filename string, data []byte) (*File, error) {
 // ParseServe is Parse for running the hub, where a bad entry must not take
 // the rest down: a server entry with problems (an unknown type, no command
 // or url, a bad URL) is kept aside with its problems instead of failing the
-// file, and ServeSpecs lists it as invalid. Problems outside the server
-// entries still fail, as in Parse.
+// file, and ServeSpecs lists it as invalid. A documents section with
+// problems is left out whole (no folder is indexed by it; leaving out only
+// its bad keys could index what its exclude patterns keep out), with the
+// problems in File.LeftOut. Other problems still fail, as in Parse.
 func ParseServe(filename string, data []byte) (*File, error) {
-	return parse(filename, data, true)
+	f, err := parse(filename, data, true)
+	var pe *ProblemsError
+	if err == nil || !errors.As(err, &pe) {
+		return f, err
+	}
+	blanked, ok := blankSections(filename, data, "documents", pe.Problems)
+	if !ok {
+		return nil, err
+	}
+	f, again := parse(filename, blanked, true)
+	if again != nil {
+		return nil, err
+	}
+	f.LeftOut = pe.Problems
+	return f, nil
 }
 
 func parse(filename string, data []byte, lenient bool) (*File, error) {

@@ -13,6 +13,9 @@ type File struct {
 	// problems.
 	invalid   map[string]invalidServer
 	Documents Documents
+	// LeftOut are the problems of the sections ParseServe left out (a
+	// documents section with problems), for the hub to log.
+	LeftOut []Problem
 
 	// Sections kept as standard JSON (comments removed): models and the
 	// orchestrator, which ReadModels reads; preferences and http, reserved.

@@ -121,8 +121,8 @@ and headers whose variable is not set and ${keychain:NAME} references whose
 secret is not set (with the toolhub config set-secret command that sets it),
 and the models, orchestrator, python and webSearch sections. Values are never
 printed. serve runs with the rest: it leaves out a server entry, a model
-entry, an orchestrator key, or a python or webSearch section with a problem,
-and logs why.
+entry, an orchestrator key, or a python, webSearch or documents section with
+a problem, and logs why.
 Prints "ok: N servers (names)" when there is nothing to fix, and warns on
 stderr of each stdio server whose command is on no PATH entry (toolhub's
 PATH, or the PATH in the server's env) or is an absolute path where there is

@@ -106,6 +106,7 @@ func New(opts Options) (d *Daemon, err error) {
 			opts.Logger.Warn("server entry cannot be used; the others start", "server", spec.Name, "problem", spec.Invalid)
 		}
 	}
+	logLeftOut(opts.Logger, opts.Config.LeftOut)
 	prefs, err := openPreferences(opts.Config, opts.WatchPreferences, opts.Logger)
 	if err != nil {
 		return nil, fmt.Errorf("build daemon: %w", err)

@@ -12,9 +12,10 @@ import (
 	"github.com/toolhub/toolhub/config"
 )
 
-// A model entry, an orchestrator key and a webSearch section with problems
-// are left out, each logged with where it stands; the daemon starts with
-// the rest: the good model, the orchestrator's other keys.
+// A model entry, an orchestrator key, a webSearch section and a documents
+// section with problems are left out, each logged with where it stands;
+// the daemon starts with the rest: the good model, the orchestrator's other
+// keys.
 func TestBadModelEntriesLeaveTheRestRunning(t *testing.T) {
 	cfgPath := filepath.Join(t.TempDir(), "config.json")
 	src := `{
@@ -24,7 +25,8 @@ func TestBadModelEntriesLeaveTheRestRunning(t *testing.T) {
     "bad": {"baseUrl": "http://127.0.0.1:9/v1", "model": "m", "roles": ["answr"]}
   },
   "orchestrator": {"baseUrl": "http://127.0.0.1:7/v1", "variant": "gaia"},
-  "webSearch": {"provider": "bing"}
+  "webSearch": {"provider": "bing"},
+  "documents": {"roots": ["/nowhere"], "exclude": ["[unclosed"]}
 }`
 	if err := os.WriteFile(cfgPath, []byte(src), 0o600); err != nil {
 		t.Fatal(err)
@@ -46,7 +48,10 @@ func TestBadModelEntriesLeaveTheRestRunning(t *testing.T) {
 	if o, _ := d.Engine().Models().Get("orchestrator"); o == nil || o.Endpoint().BaseURL != "http://127.0.0.1:7/v1" {
 		t.Errorf("the orchestrator lost its baseUrl for a bad variant: %+v", o)
 	}
-	for _, want := range []string{cfgPath + `:5:`, cfgPath + `:7:`, cfgPath + `:8:`} {
+	if len(cfg.Documents.Roots) != 0 {
+		t.Errorf("a documents section with a bad exclude pattern still gives roots %v", cfg.Documents.Roots)
+	}
+	for _, want := range []string{cfgPath + `:5:`, cfgPath + `:7:`, cfgPath + `:8:`, cfgPath + `:9:`} {
 		if !strings.Contains(logs.String(), want) {
 			t.Errorf("no problem logged at %s in\n%s", want, logs.String())
 		}

@@ -60,6 +60,7 @@ func (d *Daemon) Reload(ctx context.Context) (hub.Changes, error) {
 	if err != nil {
 		return hub.Changes{}, fmt.Errorf("reload config: %w", err)
 	}
+	logLeftOut(d.log, cfg.LeftOut)
 	specs := cfg.WithOAuth(cfg.ServeSpecsFrom(d.servers.lookup), d.servers.lookup)
 	for _, b := range d.servers.builtins {
 		if specs, err = withBuiltin(specs, b); err != nil {
