@@ -125,11 +125,13 @@ func TestReadBuiltinToolsServe(t *testing.T) {
 // FuzzReadModelsServe: the lenient reads never panic; a file the strict
 // read takes is read the same with no problems, and a file they take
 // otherwise comes back with the strict read's problems, every part with
-// one left out so that the rest reads cleanly.
+// one left out so that the rest reads cleanly. ParseServe leaves nothing
+// out of a file Parse takes.
 func FuzzReadModelsServe(f *testing.F) {
 	f.Add([]byte(`{"models": {"a": {"baseUrl": "http://h/v1", "model": "m", "roles": ["x"]}}, "orchestrator": {"variant": "y"}}`))
 	f.Add([]byte(`{"orchestrator": {"baseUrl": "ftp://h"}, "python": {"memoryMB": -1}, "webSearch": {"provider": 1}}`))
 	f.Add([]byte(`{"models": {"a": {}, "a": {}}, "models": []}`))
+	f.Add([]byte("{\"documents\": 1, \"x\": 2,\n \"mcpServers\": {\"a\": {\"args\": []}}}"))
 	f.Add(Starter())
 	f.Fuzz(func(t *testing.T, data []byte) {
 		_, strict := ReadModels("fuzz.json", data)
@@ -138,6 +140,11 @@ func FuzzReadModelsServe(f *testing.F) {
 		_, strict = ReadBuiltinTools("fuzz.json", data)
 		b, problems, err := ReadBuiltinToolsServe("fuzz.json", data)
 		checkLenient(t, strict, b != nil, problems, err)
+		if _, err := Parse("fuzz.json", data); err == nil {
+			if f, err := ParseServe("fuzz.json", data); err != nil || len(f.LeftOut) != 0 {
+				t.Fatalf("ParseServe of a clean file: %v, left out %v", err, f)
+			}
+		}
 	})
 }
 
@@ -173,7 +180,7 @@ func TestParseServeLeavesOutABadDocumentsSection(t *testing.T) {
 }`, wantLeft: []string{`c.json:3:28: documents.exclude: bad pattern`}},
 		{name: "a one-digit documents value", src: `{"documents": 1, "mcpServers": {"good": {"command": "g"}, "bad": {"args": []}}}`,
 			wantLeft: []string{`c.json:1:15: documents: want an object`}},
-		{name: "a problem elsewhere too", src: `{"documents": 1, "mcpServer": {}}`},
+		{name: "a problem elsewhere too", src: `{"documents": 1, "mcpServers": 1}`},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {

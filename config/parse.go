@@ -3,6 +3,7 @@ package config
 import (
 	"bytes"
 	"errors"
+	"fmt"
 	"regexp"
 	"slices"
 	"strconv"
@@ -27,8 +28,10 @@ func Parse(filename string, data []byte) (*File, error) {
 // or url, a bad URL) is kept aside with its problems instead of failing the
 // file, and ServeSpecs lists it as invalid. A documents section with
 // problems is left out whole (no folder is indexed by it; leaving out only
-// its bad keys could index what its exclude patterns keep out), with the
-// problems in File.LeftOut. Other problems still fail, as in Parse.
+// its bad keys could index what its exclude patterns keep out), and so is
+// an unknown top-level key (another program's, as a client's own config
+// file has), with their problems in File.LeftOut. Other problems still
+// fail, as in Parse.
 func ParseServe(filename string, data []byte) (*File, error) {
 	f, err := parse(filename, data, true)
 	var pe *ProblemsError
@@ -43,7 +46,8 @@ func ParseServe(filename string, data []byte) (*File, error) {
 	if again != nil {
 		return nil, err
 	}
-	f.LeftOut = pe.Problems
+	f.LeftOut = append(f.LeftOut, pe.Problems...)
+	sortProblems(f.LeftOut)
 	return f, nil
 }
 
@@ -88,7 +92,13 @@ func readTopMember(d decoder, m member, f *File) {
 	case "$schema":
 		// editors use it for completion; toolhub has no use for it
 	default:
-		d.at(m.keyAt, "unknown top-level key %q%s", m.key, didYouMean(m.key, topKeys))
+		msg := fmt.Sprintf("unknown top-level key %q%s", m.key, didYouMean(m.key, topKeys))
+		if f.invalid != nil { // ParseServe: another program's key is left out, not fatal
+			p := d.pos(m.keyAt)
+			f.LeftOut = append(f.LeftOut, Problem{File: d.file, Line: p.line, Col: p.col, Message: msg})
+			return
+		}
+		d.at(m.keyAt, "%s", msg)
 	}
 }
 

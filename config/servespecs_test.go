@@ -98,9 +98,14 @@ func TestParseServeKeepsBadEntriesAside(t *testing.T) {
 			}
 		})
 	}
-	// A problem outside the server entries still fails the file.
-	if _, err := ParseServe("c.json", []byte(`{"mcpServers": {}, "nope": 1}`)); err == nil {
-		t.Error("ParseServe accepted an unknown top-level key")
+	// An unknown top-level key (another program's) is left out, said where;
+	// a problem of the servers' section itself still fails the file.
+	f, err := ParseServe("c.json", []byte("{\"mcpServers\": {},\n \"globalShortcut\": \"Ctrl+Space\"}"))
+	if err != nil || len(f.LeftOut) != 1 || f.LeftOut[0].String() != `c.json:2:2: unknown top-level key "globalShortcut"` {
+		t.Errorf("ParseServe of a file with another program's key: %v, left out %v", err, f)
+	}
+	if _, err := ParseServe("c.json", []byte(`{"mcpServers": 1}`)); err == nil {
+		t.Error("ParseServe accepted mcpServers that is not an object")
 	}
 }
 

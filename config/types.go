@@ -13,8 +13,9 @@ type File struct {
 	// problems.
 	invalid   map[string]invalidServer
 	Documents Documents
-	// LeftOut are the problems of the sections ParseServe left out (a
-	// documents section with problems), for the hub to log.
+	// LeftOut are the problems of the parts ParseServe left out (a
+	// documents section with problems, an unknown top-level key), in file
+	// order, for the hub to log.
 	LeftOut []Problem
 
 	// Sections kept as standard JSON (comments removed): models and the

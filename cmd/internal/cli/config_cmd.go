@@ -122,7 +122,7 @@ secret is not set (with the toolhub config set-secret command that sets it),
 and the models, orchestrator, python and webSearch sections. Values are never
 printed. serve runs with the rest: it leaves out a server entry, a model
 entry, an orchestrator key, or a python, webSearch or documents section with
-a problem, and logs why.
+a problem, and a top-level key it does not know, and logs why.
 Prints "ok: N servers (names)" when there is nothing to fix, and warns on
 stderr of each stdio server whose command is on no PATH entry (toolhub's
 PATH, or the PATH in the server's env) or is an absolute path where there is
@@ -162,7 +162,11 @@ func (g *globals) checkConfig(path, source string) (*config.File, []hub.ServerSp
 		return nil, nil, config.MergeProblems(err, checkSections(f, path))
 	}
 	specs, err := f.SpecsFrom(config.Lookup{Env: os.LookupEnv, Secrets: g.configSecrets()})
-	return f, specs, config.MergeProblems(err, checkSections(f, path))
+	var leftOut error // what serve leaves out of the file: config check reports it
+	if len(f.LeftOut) > 0 {
+		leftOut = &config.ProblemsError{Problems: f.LeftOut}
+	}
+	return f, specs, config.MergeProblems(err, leftOut, checkSections(f, path))
 }
 
 // checkSections reports the problems of the models, orchestrator, python

@@ -2,6 +2,7 @@ package daemon_test
 
 import (
 	"bytes"
+	"encoding/json"
 	"log/slog"
 	"os"
 	"path/filepath"
@@ -13,9 +14,9 @@ import (
 )
 
 // A model entry, an orchestrator key, a webSearch section and a documents
-// section with problems are left out, each logged with where it stands;
-// the daemon starts with the rest: the good model, the orchestrator's other
-// keys.
+// section with problems, and another program's top-level key, are left
+// out, each logged with where it stands; the daemon starts with the rest:
+// the good model, the orchestrator's other keys.
 func TestBadModelEntriesLeaveTheRestRunning(t *testing.T) {
 	cfgPath := filepath.Join(t.TempDir(), "config.json")
 	src := `{
@@ -26,7 +27,8 @@ func TestBadModelEntriesLeaveTheRestRunning(t *testing.T) {
   },
   "orchestrator": {"baseUrl": "http://127.0.0.1:7/v1", "variant": "gaia"},
   "webSearch": {"provider": "bing"},
-  "documents": {"roots": ["/nowhere"], "exclude": ["[unclosed"]}
+  "documents": {"roots": ["/nowhere"], "exclude": ["[unclosed"]},
+  "globalShortcut": "Ctrl+Space"
 }`
 	if err := os.WriteFile(cfgPath, []byte(src), 0o600); err != nil {
 		t.Fatal(err)
@@ -36,7 +38,7 @@ func TestBadModelEntriesLeaveTheRestRunning(t *testing.T) {
 		t.Fatal(err)
 	}
 	var logs bytes.Buffer
-	d, err := daemon.New(daemon.Options{Config: cfg, Logger: slog.New(slog.NewTextHandler(&logs, nil))})
+	d, err := daemon.New(daemon.Options{Config: cfg, Logger: slog.New(slog.NewJSONHandler(&logs, nil))})
 	if err != nil {
 		t.Fatalf("a bad model entry took the daemon down: %v", err)
 	}
@@ -51,9 +53,9 @@ func TestBadModelEntriesLeaveTheRestRunning(t *testing.T) {
 	if len(cfg.Documents.Roots) != 0 {
 		t.Errorf("a documents section with a bad exclude pattern still gives roots %v", cfg.Documents.Roots)
 	}
-	for _, want := range []string{cfgPath + `:5:`, cfgPath + `:7:`, cfgPath + `:8:`, cfgPath + `:9:`} {
-		if !strings.Contains(logs.String(), want) {
-			t.Errorf("no problem logged at %s in\n%s", want, logs.String())
+	for _, line := range []string{"5", "7", "8", "9", "10"} {
+		if !loggedProblemAt(t, &logs, cfgPath+":"+line+":") {
+			t.Errorf("no problem logged at %s:%s in\n%s", cfgPath, line, logs.String())
 		}
 	}
 
@@ -69,9 +71,25 @@ func TestBadModelEntriesLeaveTheRestRunning(t *testing.T) {
 	if got := modelNames(d); got != "orchestrator,fresh" {
 		t.Errorf("models after the reload %q, want the orchestrator and the fresh entry", got)
 	}
-	if !strings.Contains(logs.String(), cfgPath+":1:") {
+	if !loggedProblemAt(t, &logs, cfgPath+":1:") {
 		t.Errorf("the reload logged no problem at %s:1 in\n%s", cfgPath, logs.String())
 	}
+}
+
+// loggedProblemAt reports whether a JSON log line's "problem" starts with
+// at (a path's backslashes are escaped in the line, not in the value).
+func loggedProblemAt(t *testing.T, logs *bytes.Buffer, at string) bool {
+	t.Helper()
+	for _, line := range strings.Split(strings.TrimSpace(logs.String()), "\n") {
+		var rec struct{ Problem string }
+		if err := json.Unmarshal([]byte(line), &rec); err != nil {
+			t.Fatalf("log line %q: %v", line, err)
+		}
+		if strings.HasPrefix(rec.Problem, at) {
+			return true
+		}
+	}
+	return false
 }
 
 func modelNames(d *daemon.Daemon) string {
