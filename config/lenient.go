@@ -5,6 +5,8 @@ import (
 	"slices"
 
 	"github.com/tailscale/hujson"
+
+	"github.com/toolhub/toolhub/llm"
 )
 
 // Running the hub, a part of the file with a problem is left out and the
@@ -19,7 +21,58 @@ import (
 // the problems are returned beside what was read. A file with a problem in
 // no such part is an error, as from ReadModels.
 func ReadModelsServe(filename string, data []byte) (*Models, []Problem, error) {
-	return readPruned(filename, data, ReadModels, map[string]bool{"models": true, "orchestrator": true})
+	m, problems, err := readPruned(filename, data, ReadModels, map[string]bool{"models": true, "orchestrator": true})
+	if m != nil && len(problems) > 0 {
+		m.LeftOut = leftOutModels(filename, data, m, problems)
+	}
+	return m, problems, err
+}
+
+// LeftOutModel is a model entry ReadModelsServe left out, with its
+// problems.
+type LeftOutModel struct {
+	Name     string
+	Problems []Problem
+}
+
+// leftOutModels names the entries of the file's models section that m
+// does not have, each with the problems that stand in it.
+func leftOutModels(filename string, data []byte, m *Models, problems []Problem) []LeftOutModel {
+	root, err := hujson.Parse(data)
+	if err != nil {
+		return nil
+	}
+	top, ok := root.Value.(*hujson.Object)
+	if !ok {
+		return nil
+	}
+	i := slices.IndexFunc(top.Members, func(m hujson.ObjectMember) bool { return memberName(&m) == "models" })
+	if i < 0 {
+		return nil
+	}
+	entries, ok := top.Members[i].Value.Value.(*hujson.Object)
+	if !ok {
+		return nil
+	}
+	l := &problemList{file: filename, src: data}
+	var out []LeftOutModel
+	for j := range entries.Members {
+		e := &entries.Members[j]
+		name := memberName(e)
+		if slices.ContainsFunc(m.Endpoints, func(ep llm.ModelEndpoint) bool { return ep.Name == name }) {
+			continue
+		}
+		left := LeftOutModel{Name: name}
+		for _, p := range problems {
+			if l.spanOf(e).holds(p) {
+				left.Problems = append(left.Problems, p)
+			}
+		}
+		if len(left.Problems) > 0 {
+			out = append(out, left)
+		}
+	}
+	return out
 }
 
 // ReadBuiltinToolsServe is ReadBuiltinTools for running the hub: a python

@@ -18,6 +18,7 @@ func TestReadModelsServeLeavesOutTheBadParts(t *testing.T) {
 		name         string
 		src          string
 		wantModels   string // names of the models read, in order
+		wantLeftOut  string // names of the model entries left out, in order
 		wantURL      string // the orchestrator's baseUrl
 		wantVariant  policies.Variant
 		wantTurns    int
@@ -31,7 +32,7 @@ func TestReadModelsServeLeavesOutTheBadParts(t *testing.T) {
     "b": {"baseUrl": "http://h/v1", "model": "m"},
     "c": {"baseUrl": "ftp://h", "model": "m"}
   }
-}`, wantModels: "b", wantURL: DefaultOrchestratorURL,
+}`, wantModels: "b", wantLeftOut: "a,c", wantURL: DefaultOrchestratorURL,
 			wantProblems: []string{`3:60: models.a.roles: unknown role "answr"`, `5:10: models.c: baseUrl "ftp://h"`}},
 		{name: "a bad orchestrator key keeps the others", src: `{
   "orchestrator": {"baseUrl": "http://10.0.0.2:8000/v1", "variant": "gaia", "maxTurns": 12}
@@ -62,6 +63,16 @@ func TestReadModelsServeLeavesOutTheBadParts(t *testing.T) {
 			}
 			if got := strings.Join(names, ","); got != tc.wantModels {
 				t.Errorf("models %q, want %q", got, tc.wantModels)
+			}
+			var left []string
+			for _, lo := range m.LeftOut {
+				left = append(left, lo.Name)
+				if len(lo.Problems) == 0 {
+					t.Errorf("%s left out without its problems", lo.Name)
+				}
+			}
+			if got := strings.Join(left, ","); got != tc.wantLeftOut {
+				t.Errorf("left out %q, want %q", got, tc.wantLeftOut)
 			}
 			if m.Orchestrator.BaseURL != tc.wantURL || m.Variant != tc.wantVariant || m.MaxTurns != tc.wantTurns {
 				t.Errorf("orchestrator at %q, variant %q, %d turns; want %q, %q, %d",

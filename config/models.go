@@ -48,6 +48,9 @@ type Models struct {
 	// Variant is the research evaluation research mode follows
 	// ("orchestrator.variant": "hle", the default, or "frames").
 	Variant policies.Variant
+	// LeftOut are the model entries ReadModelsServe left out for their
+	// problems, in file order.
+	LeftOut []LeftOutModel
 }
 
 // modelKeys are the keys of a model entry; "sampling" stays last, the one

@@ -53,6 +53,15 @@ func problemText(p config.Problem) string {
 	return fmt.Sprintf("line %d, column %d: %s", p.Line, p.Col, p.Message)
 }
 
+// leftOutProblem says why a model entry of the config is not used.
+func leftOutProblem(lo config.LeftOutModel) *ui.PlainError {
+	return &ui.PlainError{
+		Summary: "Its entry in the config has a mistake, so it is not used: " + problemText(lo.Problems[0]) + ".",
+		Fix:     "Correct it in the config file (toolhub config check lists every problem).",
+		Details: problemsText(&config.ProblemsError{Problems: lo.Problems}),
+	}
+}
+
 func problemsText(pe *config.ProblemsError) string {
 	lines := make([]string, len(pe.Problems))
 	for i, p := range pe.Problems {

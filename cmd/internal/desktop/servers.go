@@ -148,6 +148,12 @@ func (b *Backend) modelInfos() []ui.ServerInfo {
 			State: role + ", " + st.words, Problem: st.problem, Locality: string(ep.Locality), Enabled: true,
 			Cost: fmt.Sprintf("$%g/M in, $%g/M out", ep.PriceIn, ep.PriceOut)})
 	}
+	if m := b.currentModels(); m != nil {
+		for _, lo := range m.LeftOut {
+			out = append(out, ui.ServerInfo{Name: lo.Name, Kind: ui.KindModel, Health: ui.HealthFailed,
+				State: "expert, left out of the config", Problem: leftOutProblem(lo)})
+		}
+	}
 	return out
 }
 
