@@ -8,6 +8,7 @@ import (
 	"os"
 	"slices"
 	"sync"
+	"sync/atomic"
 
 	mcpgo "github.com/mark3labs/mcp-go/mcp"
 
@@ -81,7 +82,8 @@ type Daemon struct {
 
 	reloadMu sync.Mutex // one Reload at a time
 	servers  *servers
-	watch    *configWatch // nil unless Options.WatchConfig
+	models   atomic.Pointer[config.Models] // the models and orchestrator last applied
+	watch    *configWatch                  // nil unless Options.WatchConfig
 }
 
 // New builds the daemon from opts without starting anything.
@@ -173,6 +175,7 @@ func New(opts Options) (d *Daemon, err error) {
 	d = &Daemon{hub: h, mcp: srv, docs: docs, bus: bus, engine: engine, planner: planner, host: host,
 		prefs: prefs, log: opts.Logger,
 		servers: &servers{cfg: opts.Config, lookup: lookup, builtins: slices.Clone(specs[configured:])}}
+	d.models.Store(models)
 	if opts.RunLogDir != "" {
 		d.runs = runlog.NewRecorder(opts.RunLogDir, bus, runlog.RecorderOptions{Logger: opts.Logger})
 	}

@@ -43,8 +43,8 @@ type Backend struct {
 
 	mu       sync.Mutex
 	endpoint ui.Endpoint
-	// models are the models in use: opts.Models until the guide saves
-	// another orchestrator.
+	// models are opts.Models, then the guide's, for a backend without a
+	// daemon (currentModels).
 	models atomic.Pointer[config.Models]
 	// watch holds the model endpoints' health for their rows.
 	watch *modelWatch
@@ -73,8 +73,17 @@ func New(opts Options) *Backend {
 	return b
 }
 
-// currentModels are the models in use; nil when none were configured.
-func (b *Backend) currentModels() *config.Models { return b.models.Load() }
+// currentModels are the models in use: the daemon's, which follow the
+// config file when it is read again, else opts.Models or the guide's; nil
+// when none were configured.
+func (b *Backend) currentModels() *config.Models {
+	if d := b.opts.Daemon; d != nil {
+		if m := d.Models(); m != nil {
+			return m
+		}
+	}
+	return b.models.Load()
+}
 
 // Close waits for a run-log read or write in progress and refuses later
 // ones; call it after the window has closed, before the daemon.

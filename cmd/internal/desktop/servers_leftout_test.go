@@ -13,7 +13,8 @@ import (
 )
 
 // A model entry the config reader left out is still a row of the Servers
-// tab: failed, with what is wrong and where, and the good entry beside it.
+// tab: failed, with what is wrong and where, and the good entry beside it;
+// once corrected in the file and read again, it is an expert like the other.
 func TestServersListAModelLeftOutOfTheConfig(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "c.json")
 	src := `{"models": {
@@ -39,16 +40,9 @@ func TestServersListAModelLeftOutOfTheConfig(t *testing.T) {
 	}
 	b := New(Options{Daemon: d, Config: cfg, Models: models, Logger: quiet})
 	defer b.Close()
-	infos, err := b.Servers(t.Context())
-	if err != nil {
-		t.Fatal(err)
-	}
-	rows := map[string]ui.ServerInfo{}
-	for _, info := range infos {
-		rows[info.Name] = info
-	}
+	rows := serverRows(t, b)
 	if _, ok := rows["good"]; !ok {
-		t.Errorf("no row for the good model in %+v", infos)
+		t.Errorf("no row for the good model in %+v", rows)
 	}
 	bad, ok := rows["bad"]
 	if !ok || bad.Kind != ui.KindModel || bad.Health != ui.HealthFailed || bad.Problem == nil {
@@ -58,4 +52,30 @@ func TestServersListAModelLeftOutOfTheConfig(t *testing.T) {
 		!strings.Contains(bad.Problem.Fix, "toolhub config check") {
 		t.Errorf("problem %+v", bad.Problem)
 	}
+
+	// Corrected in the file and read again, the entry is a model like the
+	// other: the rows follow the daemon's models.
+	fixed := strings.Replace(src, `"answr"`, `"answer"`, 1)
+	if err := config.WriteFileAtomic(path, []byte(fixed), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := d.Reload(t.Context()); err != nil {
+		t.Fatal(err)
+	}
+	if bad := serverRows(t, b)["bad"]; bad.Problem != nil || strings.Contains(bad.State, "left out") {
+		t.Errorf("after the fix and a reload the row is still %+v", bad)
+	}
+}
+
+func serverRows(t *testing.T, b *Backend) map[string]ui.ServerInfo {
+	t.Helper()
+	infos, err := b.Servers(t.Context())
+	if err != nil {
+		t.Fatal(err)
+	}
+	rows := map[string]ui.ServerInfo{}
+	for _, info := range infos {
+		rows[info.Name] = info
+	}
+	return rows
 }
