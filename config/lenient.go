@@ -5,8 +5,6 @@ import (
 	"slices"
 
 	"github.com/tailscale/hujson"
-
-	"github.com/toolhub/toolhub/llm"
 )
 
 // Running the hub, a part of the file with a problem is left out and the
@@ -28,59 +26,17 @@ func ReadModelsServe(filename string, data []byte) (*Models, []Problem, error) {
 	return m, problems, err
 }
 
-// LeftOutModel is a model entry ReadModelsServe left out, with its
-// problems.
-type LeftOutModel struct {
-	Name     string
-	Problems []Problem
-}
-
-// leftOutModels names the entries of the file's models section that m
-// does not have, each with the problems that stand in it.
-func leftOutModels(filename string, data []byte, m *Models, problems []Problem) []LeftOutModel {
-	root, err := hujson.Parse(data)
-	if err != nil {
-		return nil
-	}
-	top, ok := root.Value.(*hujson.Object)
-	if !ok {
-		return nil
-	}
-	i := slices.IndexFunc(top.Members, func(m hujson.ObjectMember) bool { return memberName(&m) == "models" })
-	if i < 0 {
-		return nil
-	}
-	entries, ok := top.Members[i].Value.Value.(*hujson.Object)
-	if !ok {
-		return nil
-	}
-	l := &problemList{file: filename, src: data}
-	var out []LeftOutModel
-	for j := range entries.Members {
-		e := &entries.Members[j]
-		name := memberName(e)
-		if slices.ContainsFunc(m.Endpoints, func(ep llm.ModelEndpoint) bool { return ep.Name == name }) {
-			continue
-		}
-		left := LeftOutModel{Name: name}
-		for _, p := range problems {
-			if l.spanOf(e).holds(p) {
-				left.Problems = append(left.Problems, p)
-			}
-		}
-		if len(left.Problems) > 0 {
-			out = append(out, left)
-		}
-	}
-	return out
-}
-
 // ReadBuiltinToolsServe is ReadBuiltinTools for running the hub: a python
-// or webSearch section with a problem is left out (that tool keeps its
-// defaults: python on, no web search), and the problems are returned
-// beside what was read.
+// or webSearch section with a problem is left out and its tool is not
+// offered (python's default is on, but a section that may have said
+// "enabled": false must not turn a code interpreter on), and the problems
+// are returned beside what was read.
 func ReadBuiltinToolsServe(filename string, data []byte) (*BuiltinTools, []Problem, error) {
-	return readPruned(filename, data, ReadBuiltinTools, map[string]bool{"python": false, "webSearch": false})
+	b, problems, err := readPruned(filename, data, ReadBuiltinTools, map[string]bool{"python": false, "webSearch": false})
+	if b != nil && problemIn(filename, data, "python", problems) {
+		b.Python.Disabled = true
+	}
+	return b, problems, err
 }
 
 // readPruned reads data with read; when that finds problems, every part
@@ -217,50 +173,4 @@ func MergeProblems(errs ...error) error {
 	}
 	sortProblems(all)
 	return &ProblemsError{Problems: all}
-}
-
-// blankSections returns data with the value of every top-level member
-// named section whose span holds a problem replaced by an empty object, its
-// other bytes by spaces and its line breaks kept, so that everything else
-// stays at its line and column. ok is false when a problem stands in no
-// such member.
-func blankSections(filename string, data []byte, section string, problems []Problem) ([]byte, bool) {
-	root, err := hujson.Parse(data)
-	if err != nil {
-		return nil, false
-	}
-	top, isObj := root.Value.(*hujson.Object)
-	if !isObj {
-		return nil, false
-	}
-	l := &problemList{file: filename, src: data}
-	out := slices.Clone(data)
-	blanked := map[int]bool{}
-	for _, p := range problems {
-		i := slices.IndexFunc(top.Members, func(m hujson.ObjectMember) bool {
-			return memberName(&m) == section && l.spanOf(&m).holds(p)
-		})
-		if i < 0 {
-			return nil, false
-		}
-		if blanked[i] {
-			continue
-		}
-		blanked[i] = true
-		v := &top.Members[i].Value
-		start := v.StartOffset
-		if v.EndOffset-start < 2 { // a one-digit number: take the blank before it
-			if start == 0 || (out[start-1] != ' ' && out[start-1] != '\t') {
-				return nil, false
-			}
-			start--
-		}
-		for j := start; j < v.EndOffset; j++ {
-			if out[j] != '\n' && out[j] != '\r' {
-				out[j] = ' '
-			}
-		}
-		out[start], out[start+1] = '{', '}'
-	}
-	return out, true
 }

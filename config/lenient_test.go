@@ -108,7 +108,8 @@ func TestReadModelsServeRefusesWhatItCannotSplit(t *testing.T) {
 }
 
 // TestReadBuiltinToolsServe: a python or webSearch section with a problem
-// is left out whole; the other section is read.
+// is left out whole and its tool is not offered; the other section is
+// read.
 func TestReadBuiltinToolsServe(t *testing.T) {
 	src := `{
   "python": {"enabled": false},
@@ -128,8 +129,14 @@ func TestReadBuiltinToolsServe(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if tools.Python.Disabled || tools.Python.MemoryMB != 0 || tools.WebSearch == nil || len(problems) != 1 {
-		t.Fatalf("python %+v, web search %+v, problems %v; want python's defaults and brave", tools.Python, tools.WebSearch, problems)
+	if !tools.Python.Disabled || tools.WebSearch == nil || len(problems) != 1 {
+		t.Fatalf("python %+v, web search %+v, problems %v; want python off and brave", tools.Python, tools.WebSearch, problems)
+	}
+	// A section that says "enabled": false and has a problem besides never
+	// turns the code interpreter on.
+	tools, _, err = ReadBuiltinToolsServe("c.json", []byte(`{"python": {"enabled": false, "memoryMB": -1}}`))
+	if err != nil || !tools.Python.Disabled {
+		t.Fatalf("python %+v (%v), want it off", tools.Python, err)
 	}
 }
 

@@ -48,8 +48,8 @@ func TestBuiltinToolSpecs(t *testing.T) {
 		{"web search with its key", `{"webSearch": {"provider": "tavily"}}`, withKey, append(slices.Clone(python), "toolhub-web-search")},
 		{"python off", `{"python": {"enabled": false}, "webSearch": {"provider": "tavily"}}`, withKey, []string{"toolhub-web-search"}},
 		{"a bad webSearch section is left out", `{"webSearch": {"provider": "bing"}}`, withKey, python},
-		{"a bad python section keeps its defaults", `{"python": {"enabled": false, "memoryMB": -1}, "webSearch": {"provider": "tavily"}}`,
-			withKey, append(slices.Clone(python), "toolhub-web-search")},
+		{"a bad python section turns python off", `{"python": {"enabled": false, "memoryMB": -1}, "webSearch": {"provider": "tavily"}}`,
+			withKey, []string{"toolhub-web-search"}},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
