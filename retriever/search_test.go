@@ -35,8 +35,10 @@ func TestSearchHitsCarryOffsetsAndSnippets(t *testing.T) {
 	if !strings.Contains(h.Snippet, "**hedgehogs**") || !strings.Contains(h.Snippet, "**feeding**") {
 		t.Errorf("snippet %q lacks highlighted stems", h.Snippet)
 	}
-	if res.Timings.TotalMS <= 0 {
-		t.Errorf("timings not filled: %+v", res.Timings)
+	// The clock may not move within a fast search (Windows' is coarse), so
+	// the timings are checked for consistency, not for being above zero.
+	if tm := res.Timings; tm.BM25MS < 0 || tm.TotalMS < tm.BM25MS {
+		t.Errorf("timings: the whole search took less than its BM25 part: %+v", tm)
 	}
 }
 
