@@ -139,9 +139,9 @@ func readOrchestrator(d decoder, v *hujson.Value, out *Models) {
 				out.MaxTurns = int(n)
 			}
 		case "policy":
-			out.Policy, _ = d.str(f.value, "orchestrator.policy")
+			out.Policy = readPolicyName(d, f, "orchestrator.policy", false)
 		case "fallback":
-			out.Fallback, _ = d.str(f.value, "orchestrator.fallback")
+			out.Fallback = readPolicyName(d, f, "orchestrator.fallback", true)
 		case "launch":
 			out.Launch = readLaunch(d, f)
 		case "retry":

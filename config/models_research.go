@@ -4,7 +4,9 @@ import "github.com/toolhub/toolhub/policies"
 
 // Research mode's settings under "orchestrator": which of the paper's
 // evaluations it follows ("variant") and whether search stops being offered
-// once documents exist ("dropSearchWithDocuments").
+// once documents exist ("dropSearchWithDocuments"); and the names of the
+// policy runs use ("policy") and of the one used when no orchestrator
+// answers ("fallback").
 
 // readVariant decodes "orchestrator.variant"; a name other than hle or
 // frames is reported where it stands and leaves the default.
@@ -28,4 +30,19 @@ func finishResearch(out *Models, set map[string]bool) {
 	if out.Variant == policies.VariantFRAMES && !set["dropSearchWithDocuments"] {
 		out.DropSearchWithDocuments = true
 	}
+}
+
+// readPolicyName decodes "orchestrator.policy" or "orchestrator.fallback"
+// (asFallback): a name no policy has, or the orchestrator's as its own
+// fallback, is reported where it stands and leaves the default.
+func readPolicyName(d decoder, f member, what string, asFallback bool) string {
+	name, ok := d.str(f.value, what)
+	if !ok || name == "" { // "": the default
+		return ""
+	}
+	if err := policies.CheckPolicyName(name, asFallback); err != nil {
+		d.at(f.valueAt, "%s: %v", what, err)
+		return ""
+	}
+	return name
 }

@@ -327,3 +327,42 @@ func TestReadModelsAnswerStyleFollowsTheFamily(t *testing.T) {
 		}
 	}
 }
+
+// "policy" and "fallback" name policies toolhub has; the orchestrator
+// cannot be its own fallback. A bad name is reported at its value.
+func TestReadModelsPolicyNames(t *testing.T) {
+	tests := []struct {
+		name, src    string
+		policy, fall string
+		wantProblem  string // "" for none
+	}{
+		{name: "defaults", src: `{"orchestrator": {"policy": "", "fallback": ""}}`},
+		{name: "known names", src: `{"orchestrator": {"policy": "orchestrator:frames", "fallback": "mf:/tmp/r.json"}}`,
+			policy: "orchestrator:frames", fall: "mf:/tmp/r.json"},
+		{name: "a fixed model", src: `{"orchestrator": {"policy": "fixed:gpt-5", "fallback": "cheapest"}}`,
+			policy: "fixed:gpt-5", fall: "cheapest"},
+		{name: "an unknown policy", src: `{"orchestrator": {"policy": "bogus"}}`,
+			wantProblem: `t.json:1:29: orchestrator.policy: unknown policy "bogus"`},
+		{name: "an unknown variant", src: `{"orchestrator": {"policy": "orchestrator:gaia"}}`,
+			wantProblem: `t.json:1:29: orchestrator.policy: policy orchestrator:gaia: want orchestrator:hle or orchestrator:frames`},
+		{name: "the orchestrator as its own fallback", src: `{"orchestrator": {"fallback": "orchestrator"}}`,
+			wantProblem: `t.json:1:31: orchestrator.fallback: policy "orchestrator" needs the orchestrator`},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			m, err := ReadModels("t.json", []byte(tc.src))
+			if tc.wantProblem != "" {
+				if err == nil || !strings.HasPrefix(err.Error(), tc.wantProblem) {
+					t.Fatalf("err %v, want %q", err, tc.wantProblem)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			if m.Policy != tc.policy || m.Fallback != tc.fall {
+				t.Errorf("policy %q fallback %q, want %q and %q", m.Policy, m.Fallback, tc.policy, tc.fall)
+			}
+		})
+	}
+}

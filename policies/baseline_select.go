@@ -29,28 +29,76 @@ func NewPolicy(spec string, orch Orchestrator) (conductor.Policy, error) {
 	base := func(name string, pick func([]llm.ModelInfo) (llm.ModelInfo, bool)) conductor.Policy {
 		return &RetrieveAnswer{Name: name, Pick: pick, Counter: orch.Counter}
 	}
-	switch {
-	case spec == "" || spec == PolicyOrchestrator:
+	switch policyFamily(spec) {
+	case PolicyOrchestrator:
 		o := orch
 		return &o, nil
-	case strings.HasPrefix(spec, PolicyOrchestratorPrefix):
+	case PolicyOrchestratorPrefix:
 		return orchestratorIn(strings.TrimPrefix(spec, PolicyOrchestratorPrefix), orch)
-	case spec == PolicyCheapest:
+	case PolicyCheapest:
 		return base(spec, Cheapest), nil
-	case spec == PolicyStrongest, spec == PolicyRetrieveAnswer:
+	case PolicyStrongest:
 		return base(spec, Strongest), nil
-	case spec == PolicyKNN || strings.HasPrefix(spec, PolicyKNNPrefix):
+	case PolicyKNN:
 		return newKNNPolicy(spec, orch)
-	case spec == PolicyBlend || strings.HasPrefix(spec, PolicyBlendPrefix):
+	case PolicyBlend:
 		return newBlendPolicy(spec, orch)
-	case spec == PolicyMF || strings.HasPrefix(spec, PolicyMFPrefix):
+	case PolicyMF:
 		return newMFPolicy(spec, orch)
-	case strings.HasPrefix(spec, PolicyFixedPrefix) && len(spec) > len(PolicyFixedPrefix):
+	case PolicyFixedPrefix:
 		name := strings.TrimPrefix(spec, PolicyFixedPrefix)
 		p := &RetrieveAnswer{Name: spec, Pick: Fixed(name), Model: name, Counter: orch.Counter}
 		return p, nil
 	}
-	return nil, fmt.Errorf("unknown policy %q (want orchestrator[:hle|:frames], fixed:MODEL, cheapest, strongest, retrieve-answer, knn[:PATH], blend[:PATH] or mf[:PATH])", spec)
+	return nil, unknownPolicy(spec)
+}
+
+// policyFamily is the family of policies spec names, the case NewPolicy
+// builds it in; "" when it names none.
+func policyFamily(spec string) string {
+	switch {
+	case spec == "" || spec == PolicyOrchestrator:
+		return PolicyOrchestrator
+	case strings.HasPrefix(spec, PolicyOrchestratorPrefix):
+		return PolicyOrchestratorPrefix
+	case spec == PolicyCheapest:
+		return PolicyCheapest
+	case spec == PolicyStrongest, spec == PolicyRetrieveAnswer:
+		return PolicyStrongest
+	case spec == PolicyKNN || strings.HasPrefix(spec, PolicyKNNPrefix):
+		return PolicyKNN
+	case spec == PolicyBlend || strings.HasPrefix(spec, PolicyBlendPrefix):
+		return PolicyBlend
+	case spec == PolicyMF || strings.HasPrefix(spec, PolicyMFPrefix):
+		return PolicyMF
+	case strings.HasPrefix(spec, PolicyFixedPrefix) && len(spec) > len(PolicyFixedPrefix):
+		return PolicyFixedPrefix
+	}
+	return ""
+}
+
+func unknownPolicy(spec string) error {
+	return fmt.Errorf("unknown policy %q (want orchestrator[:hle|:frames], fixed:MODEL, cheapest, strongest, retrieve-answer, knn[:PATH], blend[:PATH] or mf[:PATH])", spec)
+}
+
+// CheckPolicyName reports what is wrong with spec as the name of a policy
+// NewPolicy builds, without building it (a router reads its file only
+// then); nil when nothing is. asFallback also refuses the orchestrator's
+// own names, which NewFallback refuses.
+func CheckPolicyName(spec string, asFallback bool) error {
+	switch policyFamily(spec) {
+	case "":
+		return unknownPolicy(spec)
+	case PolicyOrchestrator, PolicyOrchestratorPrefix:
+		if asFallback {
+			return fmt.Errorf("policy %q needs the orchestrator and cannot be its fallback", spec)
+		}
+		if variant, ok := strings.CutPrefix(spec, PolicyOrchestratorPrefix); ok {
+			_, err := orchestratorIn(variant, Orchestrator{})
+			return err
+		}
+	}
+	return nil
 }
 
 // orchestratorIn is the orchestrator in the research variant named
