@@ -8,9 +8,8 @@ import (
 	"github.com/toolhub/toolhub/llm"
 )
 
-// Finding the parts of a file that problems stand in, for what the lenient
-// reads leave out: the model entries left out, whether a section has a
-// problem, and a section blanked in place.
+// What the lenient reads leave out: the model entries named for the
+// desktop, and a section blanked in place.
 
 // LeftOutModel is a model entry ReadModelsServe left out, with its
 // problems.
@@ -19,47 +18,18 @@ type LeftOutModel struct {
 	Problems []Problem
 }
 
-// leftOutModels names the entries of the file's models section that m
-// does not have, each with the problems that stand in it.
-func leftOutModels(filename string, data []byte, m *Models, problems []Problem) []LeftOutModel {
-	top, ok := topMembers(data)
-	i := slices.IndexFunc(top, func(m hujson.ObjectMember) bool { return memberName(&m) == "models" })
-	if !ok || i < 0 {
-		return nil
-	}
-	entries, ok := top[i].Value.Value.(*hujson.Object)
-	if !ok {
-		return nil
-	}
-	l := &problemList{file: filename, src: data}
+// leftOutModels are the model entries among parts, but for a name kept
+// (given twice, the entry read stays and its twin goes).
+func leftOutModels(parts []leftPart, kept []llm.ModelEndpoint) []LeftOutModel {
 	var out []LeftOutModel
-	for j := range entries.Members {
-		e := &entries.Members[j]
-		name := memberName(e)
-		if slices.ContainsFunc(m.Endpoints, func(ep llm.ModelEndpoint) bool { return ep.Name == name }) {
+	for _, p := range parts {
+		if p.section != "models" || p.member == "" ||
+			slices.ContainsFunc(kept, func(ep llm.ModelEndpoint) bool { return ep.Name == p.member }) {
 			continue
 		}
-		left := LeftOutModel{Name: name}
-		for _, p := range problems {
-			if l.spanOf(e).holds(p) {
-				left.Problems = append(left.Problems, p)
-			}
-		}
-		if len(left.Problems) > 0 {
-			out = append(out, left)
-		}
+		out = append(out, LeftOutModel{Name: p.member, Problems: p.problems})
 	}
 	return out
-}
-
-// problemIn reports whether one of problems stands in a top-level member
-// named section.
-func problemIn(filename string, data []byte, section string, problems []Problem) bool {
-	top, _ := topMembers(data)
-	l := &problemList{file: filename, src: data}
-	return slices.ContainsFunc(top, func(m hujson.ObjectMember) bool {
-		return memberName(&m) == section && slices.ContainsFunc(problems, l.spanOf(&m).holds)
-	})
 }
 
 // blankSections returns data with the value of every top-level member

@@ -19,9 +19,9 @@ import (
 // the problems are returned beside what was read. A file with a problem in
 // no such part is an error, as from ReadModels.
 func ReadModelsServe(filename string, data []byte) (*Models, []Problem, error) {
-	m, problems, err := readPruned(filename, data, ReadModels, map[string]bool{"models": true, "orchestrator": true})
-	if m != nil && len(problems) > 0 {
-		m.LeftOut = leftOutModels(filename, data, m, problems)
+	m, problems, parts, err := readPruned(filename, data, ReadModels, map[string]bool{"models": true, "orchestrator": true})
+	if m != nil {
+		m.LeftOut = leftOutModels(parts, m.Endpoints)
 	}
 	return m, problems, err
 }
@@ -32,8 +32,8 @@ func ReadModelsServe(filename string, data []byte) (*Models, []Problem, error) {
 // "enabled": false must not turn a code interpreter on), and the problems
 // are returned beside what was read.
 func ReadBuiltinToolsServe(filename string, data []byte) (*BuiltinTools, []Problem, error) {
-	b, problems, err := readPruned(filename, data, ReadBuiltinTools, map[string]bool{"python": false, "webSearch": false})
-	if b != nil && problemIn(filename, data, "python", problems) {
+	b, problems, parts, err := readPruned(filename, data, ReadBuiltinTools, map[string]bool{"python": false, "webSearch": false})
+	if b != nil && slices.ContainsFunc(parts, func(p leftPart) bool { return p.section == "python" }) {
 		b.Python.Disabled = true
 	}
 	return b, problems, err
@@ -42,28 +42,29 @@ func ReadBuiltinToolsServe(filename string, data []byte) (*BuiltinTools, []Probl
 // readPruned reads data with read; when that finds problems, every part
 // they stand in is left out and the rest read again. sections names the
 // top-level keys whose parts are their members (true) or the section
-// whole (false).
+// whole (false). It returns the problems and the parts left out.
 func readPruned[T any](filename string, data []byte, read func(string, []byte) (*T, error),
 	sections map[string]bool,
-) (*T, []Problem, error) {
+) (*T, []Problem, []leftPart, error) {
 	out, err := read(filename, data)
 	var pe *ProblemsError
 	if err == nil || !errors.As(err, &pe) {
-		return out, nil, err
+		return out, nil, nil, err
 	}
 	root, perr := hujson.Parse(data)
 	if perr != nil {
-		return nil, nil, err
+		return nil, nil, nil, err
 	}
 	l := &problemList{file: filename, src: data}
-	if !leaveOut(l, &root, sections, pe.Problems) {
-		return nil, nil, err
+	parts, ok := leaveOut(l, &root, sections, pe.Problems)
+	if !ok {
+		return nil, nil, nil, err
 	}
 	out, again := read(filename, root.Pack())
 	if again != nil {
-		return nil, nil, err
+		return nil, nil, nil, err
 	}
-	return out, pe.Problems, nil
+	return out, pe.Problems, parts, nil
 }
 
 // span is where a part stands in the file: from its key to the end of its
@@ -83,43 +84,65 @@ func (p position) before(q position) bool {
 	return p.line < q.line || p.line == q.line && p.col < q.col
 }
 
+// leftPart is a part leaveOut left out: a top-level section whole (member
+// "") or one member of it, with the problems that stand in it.
+type leftPart struct {
+	section, member string
+	problems        []Problem
+}
+
 // leaveOut removes from root the part each problem stands in: a member of
-// a section split by member, else the section whole. It reports false when
-// a problem stands in no part.
-func leaveOut(l *problemList, root *hujson.Value, sections map[string]bool, problems []Problem) bool {
+// a section split by member, else the section whole, and returns those
+// parts in the order of their first problem. It reports false when a
+// problem stands in no part.
+func leaveOut(l *problemList, root *hujson.Value, sections map[string]bool, problems []Problem) ([]leftPart, bool) {
 	top, ok := root.Value.(*hujson.Object)
 	if !ok {
-		return false
+		return nil, false
 	}
-	dropTop := map[int]bool{}
-	dropIn := map[int]map[int]bool{}
+	type at struct{ i, j int } // member j of top-level member i; j -1: i whole
+	var order []at
+	found := map[at]*leftPart{}
 	for _, p := range problems {
 		i := slices.IndexFunc(top.Members, func(m hujson.ObjectMember) bool {
 			_, known := sections[memberName(&m)]
 			return known && l.spanOf(&m).holds(p)
 		})
 		if i < 0 {
-			return false
+			return nil, false
 		}
-		j := -1
-		if obj, isObj := top.Members[i].Value.Value.(*hujson.Object); isObj && sections[memberName(&top.Members[i])] {
-			j = slices.IndexFunc(obj.Members, func(m hujson.ObjectMember) bool { return l.spanOf(&m).holds(p) })
+		k := at{i, -1}
+		section := memberName(&top.Members[i])
+		part := leftPart{section: section}
+		if obj, isObj := top.Members[i].Value.Value.(*hujson.Object); isObj && sections[section] {
+			if j := slices.IndexFunc(obj.Members, func(m hujson.ObjectMember) bool { return l.spanOf(&m).holds(p) }); j >= 0 {
+				k, part.member = at{i, j}, memberName(&obj.Members[j])
+			}
 		}
-		if j < 0 {
-			dropTop[i] = true
+		if found[k] == nil {
+			order, found[k] = append(order, k), &part
+		}
+		found[k].problems = append(found[k].problems, p)
+	}
+	dropTop, dropIn := map[int]bool{}, map[int]map[int]bool{}
+	parts := make([]leftPart, len(order))
+	for n, k := range order {
+		parts[n] = *found[k]
+		if k.j < 0 {
+			dropTop[k.i] = true
 			continue
 		}
-		if dropIn[i] == nil {
-			dropIn[i] = map[int]bool{}
+		if dropIn[k.i] == nil {
+			dropIn[k.i] = map[int]bool{}
 		}
-		dropIn[i][j] = true
+		dropIn[k.i][k.j] = true
 	}
 	for i, js := range dropIn {
 		obj := top.Members[i].Value.Value.(*hujson.Object)
 		obj.Members = deleteIndexes(obj.Members, js)
 	}
 	top.Members = deleteIndexes(top.Members, dropTop)
-	return true
+	return parts, true
 }
 
 func memberName(m *hujson.ObjectMember) string {
