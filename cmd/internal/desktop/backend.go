@@ -43,8 +43,8 @@ type Backend struct {
 
 	mu       sync.Mutex
 	endpoint ui.Endpoint
-	// models are opts.Models, then the guide's, for a backend without a
-	// daemon (currentModels).
+	// models are opts.Models, for a backend without a daemon
+	// (currentModels).
 	models atomic.Pointer[config.Models]
 	// watch holds the model endpoints' health for their rows.
 	watch *modelWatch
@@ -74,8 +74,8 @@ func New(opts Options) *Backend {
 }
 
 // currentModels are the models in use: the daemon's, which follow the
-// config file when it is read again, else opts.Models or the guide's; nil
-// when none were configured.
+// config file when it is read again and the guide's saves, else
+// opts.Models; nil when none were configured.
 func (b *Backend) currentModels() *config.Models {
 	if d := b.opts.Daemon; d != nil {
 		if m := d.Models(); m != nil {

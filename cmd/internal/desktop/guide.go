@@ -118,7 +118,6 @@ func (b *Backend) SaveModel(_ context.Context, m ui.ModelSetup) error {
 	if err := b.opts.Daemon.ApplyModels(models); err != nil {
 		return err
 	}
-	b.models.Store(models)
 	b.watch.recheck()
 	return nil
 }
